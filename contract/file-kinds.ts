@@ -1,0 +1,78 @@
+/**
+ * File kinds recognised by content (magic bytes), never by the name or MIME type a browser reports.
+ * Markdown has no signature: it is accepted as UTF-8 text without NUL bytes and a Markdown extension.
+ */
+export const FILE_KINDS = {
+  pdf: { mime: "application/pdf", extensions: ["pdf"] },
+  png: { mime: "image/png", extensions: ["png"] },
+  jpeg: { mime: "image/jpeg", extensions: ["jpg", "jpeg"] },
+  webp: { mime: "image/webp", extensions: ["webp"] },
+  gif: { mime: "image/gif", extensions: ["gif"] },
+  markdown: { mime: "text/markdown", extensions: ["md", "markdown", "mdown", "mkdn", "mkd"] },
+  zip: { mime: "application/zip", extensions: ["zip"] },
+  docx: {
+    mime: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    extensions: ["docx"],
+  },
+  xlsx: {
+    mime: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    extensions: ["xlsx"],
+  },
+} as const;
+
+export type FileKind = keyof typeof FILE_KINDS;
+
+/** How many leading bytes `sniffFileKind` needs to decide. */
+export const SNIFF_BYTES = 4096;
+
+function startsWith(bytes: Uint8Array, signature: readonly number[], offset = 0): boolean {
+  if (bytes.length < offset + signature.length) return false;
+  return signature.every((byte, i) => bytes[offset + i] === byte);
+}
+
+function ascii(text: string): number[] {
+  return [...text].map((c) => c.charCodeAt(0));
+}
+
+function indexOfSequence(bytes: Uint8Array, sequence: readonly number[], limit: number): number {
+  const end = Math.min(bytes.length, limit) - sequence.length;
+  for (let i = 0; i <= end; i++) {
+    if (startsWith(bytes, sequence, i)) return i;
+  }
+  return -1;
+}
+
+function isUtf8TextWithoutNul(bytes: Uint8Array): boolean {
+  if (bytes.includes(0)) return false;
+  try {
+    // A multi-byte character cut at the sniff boundary is not an error: drop up to 3 trailing bytes.
+    new TextDecoder("utf-8", { fatal: true }).decode(bytes.subarray(0, Math.max(0, bytes.length - 3)));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function extensionOf(filename: string): string {
+  const dot = filename.lastIndexOf(".");
+  return dot < 0 ? "" : filename.slice(dot + 1).toLowerCase();
+}
+
+/**
+ * Identifies a file from its first bytes (at least `SNIFF_BYTES` when the file is that long).
+ * The file name is consulted only for Markdown, which has no signature.
+ */
+export function sniffFileKind(head: Uint8Array, filename = ""): FileKind | null {
+  // PDF readers accept the header anywhere in the first 1024 bytes.
+  if (indexOfSequence(head, ascii("%PDF-"), 1024) >= 0) return "pdf";
+  if (startsWith(head, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return "png";
+  if (startsWith(head, [0xff, 0xd8, 0xff])) return "jpeg";
+  if (startsWith(head, ascii("RIFF")) && startsWith(head, ascii("WEBP"), 8)) return "webp";
+  if (startsWith(head, ascii("GIF87a")) || startsWith(head, ascii("GIF89a"))) return "gif";
+  if (startsWith(head, [0x50, 0x4b, 0x03, 0x04])) return "zip";
+  const markdownExtensions: readonly string[] = FILE_KINDS.markdown.extensions;
+  if (markdownExtensions.includes(extensionOf(filename)) && isUtf8TextWithoutNul(head)) {
+    return "markdown";
+  }
+  return null;
+}

@@ -1,0 +1,6 @@
+export * from "./api.ts";
+export * from "./converter.ts";
+export * from "./errors.ts";
+export * from "./file-kinds.ts";
+export * from "./languages.ts";
+export * from "./tools.ts";
