@@ -4,3 +4,4 @@ export * from "./errors.ts";
 export * from "./file-kinds.ts";
 export * from "./languages.ts";
 export * from "./tools.ts";
+export * from "./endpoints.ts";
