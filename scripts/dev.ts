@@ -1,0 +1,22 @@
+/** `npm start`: builds the client, starts converter + Worker locally, prints the URL; Ctrl-C stops both. */
+import { join } from "node:path";
+import { buildClient, ROOT, startStack } from "./stack.ts";
+
+const started = performance.now();
+const port = Number(process.env.PORT ?? 8787);
+const converterPort = Number(process.env.CONVERTER_PORT ?? 8790);
+
+await buildClient();
+const stack = await startStack({ port, converterPort, persistTo: join(ROOT, ".wrangler/state") });
+const seconds = ((performance.now() - started) / 1000).toFixed(1);
+console.log(`\n  Site ready in ${seconds} s at ${stack.url}  (converter on 127.0.0.1:${converterPort})`);
+console.log("  Press Ctrl-C to stop.\n");
+
+let stopping = false;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    void stack.stop().then(() => process.exit(0));
+  });
+}

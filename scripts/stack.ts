@@ -1,0 +1,146 @@
+/**
+ * Starts the whole site locally: the converter as a plain Node process on 127.0.0.1 and the Worker
+ * under `wrangler dev` (Miniflare, local R2 and Durable Objects), with offline settings and all
+ * wrangler state, config and logs inside the project. Used by `npm start` and by the test runner.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+
+export const ROOT = resolve(import.meta.dirname, "..");
+const WRANGLER_HOME = join(ROOT, ".wrangler");
+
+/** Environment for every wrangler invocation: no cf.json fetch, no metrics, nothing in $HOME. */
+export function offlineWranglerEnv(): NodeJS.ProcessEnv {
+  mkdirSync(join(WRANGLER_HOME, "config"), { recursive: true });
+  mkdirSync(join(WRANGLER_HOME, "logs"), { recursive: true });
+  return {
+    ...process.env,
+    CLOUDFLARE_CF_FETCH_ENABLED: "false",
+    WRANGLER_SEND_METRICS: "false",
+    XDG_CONFIG_HOME: join(WRANGLER_HOME, "config"),
+    WRANGLER_LOG_PATH: join(WRANGLER_HOME, "logs"),
+    WRANGLER_LOG: "info",
+    // The Worker must never run against a real account from here.
+    CLOUDFLARE_API_TOKEN: "",
+  };
+}
+
+/** `.dev.vars` holds the local CSRF secret (created once, never committed). */
+function ensureDevVars(): void {
+  const file = join(ROOT, ".dev.vars");
+  const current = existsSync(file) ? readFileSync(file, "utf8") : "";
+  if (/^CSRF_SECRET=.+$/m.test(current)) return;
+  const secret = randomBytes(32).toString("hex");
+  writeFileSync(file, `${current}${current && !current.endsWith("\n") ? "\n" : ""}CSRF_SECRET=${secret}\n`);
+}
+
+export function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  return new Promise((done, fail) => {
+    const child = spawn(command, args, { cwd: ROOT, env, stdio: "inherit" });
+    child.on("error", fail);
+    child.on("exit", (code, signal) =>
+      code === 0 ? done() : fail(new Error(`${command} ${args.join(" ")} exited with ${code ?? signal}`)),
+    );
+  });
+}
+
+async function waitFor(url: string, child: ChildProcess, what: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${what} exited with code ${child.exitCode}`);
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new Error(`${what} did not answer ${url} within ${timeoutMs} ms`);
+}
+
+export interface StackOptions {
+  port: number;
+  converterPort: number;
+  /** Where local R2 and Durable Object state persist. */
+  persistTo: string;
+  /** Passed to the child processes' stdio. */
+  quiet?: boolean;
+}
+
+export interface Stack {
+  url: string;
+  stop(): Promise<void>;
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.pid === undefined) return Promise.resolve();
+  return new Promise((done) => {
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-(child.pid as number), "SIGKILL");
+      } catch {}
+    }, 5000);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      done();
+    });
+    try {
+      process.kill(-(child.pid as number), "SIGTERM");
+    } catch {
+      clearTimeout(timer);
+      done();
+    }
+  });
+}
+
+/** Starts converter + Worker and resolves once both answer. The client must already be built. */
+export async function startStack(options: StackOptions): Promise<Stack> {
+  ensureDevVars();
+  const stdio = options.quiet ? "ignore" : "inherit";
+  const node = process.execPath;
+  const converterUrl = `http://127.0.0.1:${options.converterPort}`;
+  const converter = spawn(node, [join(ROOT, "container/src/main.ts")], {
+    cwd: ROOT,
+    env: { ...process.env, HOST: "127.0.0.1", PORT: String(options.converterPort) },
+    stdio,
+    detached: true,
+  });
+  const wrangler = spawn(
+    node,
+    [
+      join(ROOT, "node_modules/wrangler/bin/wrangler.js"),
+      "dev",
+      "--ip",
+      "127.0.0.1",
+      "--port",
+      String(options.port),
+      "--persist-to",
+      options.persistTo,
+      "--var",
+      `CONVERTER_URL:${converterUrl}`,
+      "--show-interactive-dev-session=false",
+      "--inspector-port",
+      String(options.port + 1000),
+    ],
+    { cwd: ROOT, env: offlineWranglerEnv(), stdio, detached: true },
+  );
+  const stack: Stack = {
+    url: `http://127.0.0.1:${options.port}`,
+    stop: () => Promise.all([stopChild(wrangler), stopChild(converter)]).then(() => undefined),
+  };
+  try {
+    await waitFor(`${converterUrl}/healthz`, converter, "converter");
+    await waitFor(`${stack.url}/api/pdf/csrf-token`, wrangler, "wrangler dev");
+  } catch (error) {
+    await stack.stop();
+    throw error;
+  }
+  return stack;
+}
+
+export function buildClient(): Promise<void> {
+  return run(process.execPath, [join(ROOT, "node_modules/vite/bin/vite.js"), "build", "--logLevel", "warn"]);
+}

@@ -1,0 +1,72 @@
+/**
+ * `npm test`: type-checks every runtime, lints, builds the client, then runs the unit, container and
+ * worker projects and finally the browser project (which starts the site itself). Prints one closing
+ * line "tests: N passed, N failed".
+ */
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { buildClient, ROOT, run } from "./stack.ts";
+
+const node = process.execPath;
+const bin = (pkg: string, file: string) => join(ROOT, "node_modules", pkg, file);
+const reports = join(ROOT, ".tmp/test-reports");
+rmSync(reports, { recursive: true, force: true });
+mkdirSync(reports, { recursive: true });
+
+interface VitestReport {
+  numPassedTests: number;
+  numFailedTests: number;
+  numPendingTests: number;
+}
+
+async function step(name: string, action: () => Promise<void>): Promise<boolean> {
+  const started = performance.now();
+  console.log(`\n▶ ${name}`);
+  try {
+    await action();
+    console.log(`✔ ${name} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+    return true;
+  } catch (error) {
+    console.error(`✘ ${name}: ${(error as Error).message}`);
+    return false;
+  }
+}
+
+function vitest(report: string, projects: string[]): Promise<void> {
+  return run(node, [
+    bin("vitest", "vitest.mjs"),
+    "run",
+    ...projects.flatMap((p) => ["--project", p]),
+    "--reporter=default",
+    "--reporter=json",
+    `--outputFile.json=${join(reports, report)}`,
+  ]);
+}
+
+const started = performance.now();
+const results: boolean[] = [];
+for (const project of ["contract", "worker", "container", "client"]) {
+  results.push(
+    await step(`typecheck ${project}`, () => run(node, [bin("typescript", "bin/tsc"), "-p", `${project}/tsconfig.json`])),
+  );
+}
+results.push(await step("lint (biome)", () => run(node, [bin("@biomejs/biome", "bin/biome"), "check", "."])));
+results.push(await step("build client", buildClient));
+results.push(await step("unit + container + worker tests", () => vitest("core.json", ["unit", "container", "worker"])));
+results.push(await step("browser tests (Chromium)", () => vitest("e2e.json", ["e2e"])));
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+for (const file of ["core.json", "e2e.json"]) {
+  const path = join(reports, file);
+  if (!existsSync(path)) continue;
+  const report = JSON.parse(readFileSync(path, "utf8")) as VitestReport;
+  passed += report.numPassedTests;
+  failed += report.numFailedTests;
+  skipped += report.numPendingTests;
+}
+const failedSteps = results.filter((ok) => !ok).length;
+console.log(`\nTotal ${((performance.now() - started) / 1000).toFixed(1)} s; ${failedSteps} failed step(s).`);
+console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+process.exit(failedSteps === 0 && failed === 0 && passed > 0 ? 0 : 1);
