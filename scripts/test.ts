@@ -8,6 +8,18 @@ import { join } from "node:path";
 import { buildClient, ROOT, run } from "./stack.ts";
 
 const node = process.execPath;
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+/** Browser tests drive Debian's Chromium; install it when missing (as root, from apt). */
+async function ensureChromium(): Promise<void> {
+  if (existsSync(CHROMIUM)) return;
+  if (process.getuid?.() !== 0) throw new Error(`${CHROMIUM} is missing: run "sudo apt-get install -y chromium"`);
+  await run("apt-get", ["update", "-qq"]);
+  await run("apt-get", ["install", "-y", "-qq", "--no-install-recommends", "chromium"], {
+    ...process.env,
+    DEBIAN_FRONTEND: "noninteractive",
+  });
+}
 const bin = (pkg: string, file: string) => join(ROOT, "node_modules", pkg, file);
 const reports = join(ROOT, ".tmp/test-reports");
 rmSync(reports, { recursive: true, force: true });
@@ -53,6 +65,7 @@ for (const project of ["contract", "worker", "container", "client"]) {
 results.push(await step("lint (biome)", () => run(node, [bin("@biomejs/biome", "bin/biome"), "check", "."])));
 results.push(await step("build client", buildClient));
 results.push(await step("unit + container + worker tests", () => vitest("core.json", ["unit", "container", "worker"])));
+results.push(await step("install Chromium if missing", ensureChromium));
 results.push(await step("browser tests (Chromium)", () => vitest("e2e.json", ["e2e"])));
 
 let passed = 0;
