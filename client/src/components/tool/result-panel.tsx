@@ -1,0 +1,74 @@
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { Icon } from "../icon";
+
+export interface ResultFact {
+  id: string;
+  label: string;
+  value: string;
+}
+
+interface ResultPanelProps {
+  title: string;
+  facts: readonly ResultFact[];
+  downloadLabel: string;
+  anotherLabel: string;
+  expiresAt: string;
+  deleting: boolean;
+  onDownload: () => void;
+  onDelete: () => void;
+  onAnother: () => void;
+  children?: ReactNode;
+}
+
+/** The result of a task: facts, download, delete now, process another, and when files expire. */
+export function ResultPanel(props: ResultPanelProps) {
+  const { t, i18n } = useTranslation();
+  const expires = new Date(props.expiresAt);
+  const time = Number.isNaN(expires.getTime())
+    ? null
+    : new Intl.DateTimeFormat(i18n.resolvedLanguage, { timeStyle: "short" }).format(expires);
+  return (
+    <section className="result-panel" aria-labelledby="result-title" data-testid="result-panel">
+      <div className="result-panel__header">
+        <span className="result-panel__check">
+          <Icon name="check" />
+        </span>
+        <h2 id="result-title" className="result-panel__title">
+          {props.title}
+        </h2>
+      </div>
+      <dl className="result-panel__facts">
+        {props.facts.map((fact) => (
+          <div key={fact.id} className="result-panel__fact" data-fact={fact.id}>
+            <dt>{fact.label}</dt>
+            <dd>{fact.value}</dd>
+          </div>
+        ))}
+      </dl>
+      {props.children}
+      <div className="result-panel__actions">
+        <button type="button" className="button button--primary button--large" onClick={props.onDownload}>
+          {props.downloadLabel}
+        </button>
+        <button
+          type="button"
+          className="button button--danger-outline"
+          onClick={props.onDelete}
+          disabled={props.deleting}
+        >
+          {props.deleting ? t("result.deleting") : t("result.deleteNow")}
+        </button>
+        <button
+          type="button"
+          className="button button--ghost"
+          onClick={props.onAnother}
+          disabled={props.deleting}
+        >
+          {props.anotherLabel}
+        </button>
+      </div>
+      {time ? <p className="result-panel__expiry">{t("result.expiresAt", { time })}</p> : null}
+    </section>
+  );
+}

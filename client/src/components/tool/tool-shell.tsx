@@ -1,0 +1,45 @@
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { PATHS } from "../../config/paths";
+import { TOOLS, type ToolId } from "../../lib/contract";
+import { usePageMeta } from "../../lib/use-page-meta";
+import { LocalizedLink } from "../localized-link";
+
+/**
+ * The frame of every tool page: title and description from the locale, then the tool itself, or
+ * the "not available yet" notice for tools the API does not run (`available: false`) or that have
+ * no screen yet.
+ */
+export function ToolShell({ toolId, children }: { toolId: ToolId; children?: ReactNode }) {
+  const { t } = useTranslation();
+  const name = t(`tools.${toolId}.name`);
+  const description = t(`tools.${toolId}.description`);
+  usePageMeta({ title: name, description });
+  return (
+    <div className="tool-page container">
+      <header className="tool-page__header">
+        <h1 className="tool-page__title">{name}</h1>
+        <p className="tool-page__description">{description}</p>
+      </header>
+      <div className="tool-page__body">
+        {TOOLS[toolId].available && children ? children : <UnavailableNotice />}
+      </div>
+    </div>
+  );
+}
+
+/** Shown instead of a form for tools the API does not run yet. */
+function UnavailableNotice() {
+  const { t } = useTranslation();
+  return (
+    <section className="notice" aria-labelledby="unavailable-title" data-testid="tool-unavailable">
+      <h2 id="unavailable-title" className="notice__title">
+        {t("pages.toolPage.unavailableTitle")}
+      </h2>
+      <p className="notice__body">{t("pages.toolPage.unavailableBody")}</p>
+      <LocalizedLink to={PATHS.tools} className="button button--primary">
+        {t("pages.toolPage.browseTools")}
+      </LocalizedLink>
+    </section>
+  );
+}

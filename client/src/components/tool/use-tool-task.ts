@@ -1,0 +1,111 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { type ApiError, toApiError } from "../../lib/api/api-error";
+import { deleteTask } from "../../lib/api/delete-task";
+import { pollTask } from "../../lib/api/poll-task";
+import { startTask } from "../../lib/api/start-task";
+import { type TaskResult, TOOLS, type ToolId } from "../../lib/contract";
+import { showApiError } from "../../lib/show-error";
+import { showToast } from "../../lib/toast-store";
+
+/** Where a tool's task is: upload with real percentage, processing with the task's progress, result. */
+export type TaskPhase =
+  | { name: "idle" }
+  | { name: "uploading"; percent: number }
+  | { name: "processing"; percent: number }
+  | { name: "done"; taskId: string; result: TaskResult; expiresAt: string; deleting: boolean };
+
+function isAbort(error: unknown): boolean {
+  return error instanceof DOMException && error.name === "AbortError";
+}
+
+/**
+ * Runs one task of a tool: upload (with CSRF), poll until SUCCESS or FAILURE, keep the result, delete
+ * it on request. Busy always ends on error; the error goes to `onError` to be shown.
+ */
+export function useToolTask(toolId: ToolId, onError: (error: ApiError) => void) {
+  const { t } = useTranslation();
+  const taskType = TOOLS[toolId].taskType;
+  const [phase, setPhase] = useState<TaskPhase>({ name: "idle" });
+  const stop = useRef<(() => void) | null>(null);
+  const onErrorRef = useRef(onError);
+  onErrorRef.current = onError;
+
+  const cancel = useCallback(() => {
+    stop.current?.();
+    stop.current = null;
+  }, []);
+
+  useEffect(() => cancel, [cancel]);
+
+  const run = useCallback(
+    async (files: readonly File[], fields: Readonly<Record<string, string>> = {}) => {
+      cancel();
+      const controller = new AbortController();
+      let stopPolling: (() => void) | null = null;
+      stop.current = () => {
+        controller.abort();
+        stopPolling?.();
+      };
+      setPhase({ name: "uploading", percent: 0 });
+      let taskId: string;
+      try {
+        taskId = await startTask(toolId, files, fields, {
+          signal: controller.signal,
+          onUploadProgress: (percent) => setPhase({ name: "uploading", percent }),
+        });
+      } catch (error) {
+        if (isAbort(error) || controller.signal.aborted) return;
+        setPhase({ name: "idle" });
+        onErrorRef.current(toApiError(error));
+        return;
+      }
+      if (controller.signal.aborted) return;
+      setPhase({ name: "processing", percent: 0 });
+      stopPolling = pollTask(taskId, taskType, {
+        onProgress: (status) => setPhase({ name: "processing", percent: Math.round(status.progress) }),
+        onSuccess: (result, status) =>
+          setPhase({ name: "done", taskId, result, expiresAt: status.expires_at, deleting: false }),
+        onError: (error) => {
+          setPhase({ name: "idle" });
+          onErrorRef.current(error);
+        },
+      });
+    },
+    [cancel, toolId, taskType],
+  );
+
+  const reset = useCallback(() => {
+    cancel();
+    setPhase({ name: "idle" });
+  }, [cancel]);
+
+  /** Deletes the task's files on the server; resolves true when they are gone. */
+  const deleteNow = useCallback(async (): Promise<boolean> => {
+    if (phase.name !== "done" || phase.deleting) return false;
+    setPhase({ ...phase, deleting: true });
+    try {
+      await deleteTask(phase.taskId, taskType);
+    } catch (error) {
+      const apiError = toApiError(error);
+      // Already gone (expired or deleted elsewhere): the goal is reached.
+      if (apiError.code !== "TASK_NOT_FOUND") {
+        setPhase({ ...phase, deleting: false });
+        showApiError(t, t("result.deleteFailed"), apiError);
+        return false;
+      }
+    }
+    setPhase({ name: "idle" });
+    showToast({ title: t("result.deleted"), description: t("result.deletedDescription") });
+    return true;
+  }, [phase, taskType, t]);
+
+  const busy = phase.name === "uploading" || phase.name === "processing";
+  return { phase, busy, run, reset, deleteNow };
+}
+
+/** Opens a result's download (same-origin addresses only). */
+export function downloadResult(result: TaskResult) {
+  const url = new URL(result.download_url, window.location.origin);
+  if (url.origin === window.location.origin) window.location.assign(url.href);
+}

@@ -1,0 +1,123 @@
+import { useQuery } from "@tanstack/react-query";
+import { useTranslation } from "react-i18next";
+import { useParams } from "react-router";
+import { Icon, type IconName } from "../../components/icon";
+import { LocalizedLink } from "../../components/localized-link";
+import { blogTagPath, PATHS } from "../../config/paths";
+import { usePageMeta } from "../../lib/use-page-meta";
+import { Markdown } from "./markdown";
+import { PostMeta } from "./post-meta";
+import { type Attachment, assetUrl, loadPost, PostNotFoundError } from "./posts";
+import { ShareButtons } from "./share-buttons";
+import "./blog.css";
+
+const ATTACHMENT_ICONS: Record<Attachment["type"], IconName> = {
+  pdf: "document",
+  video: "video",
+  image: "image",
+};
+
+function BackLink() {
+  const { t } = useTranslation();
+  return (
+    <LocalizedLink className="back-link" to={PATHS.blog}>
+      ← {t("pages.post.back")}
+    </LocalizedLink>
+  );
+}
+
+/** One article: loading, then the post, or Post not found / Failed to load post content. */
+export default function BlogPostPage() {
+  const { t } = useTranslation();
+  const { slug = "" } = useParams();
+  const query = useQuery({
+    queryKey: ["blog", "post", slug],
+    queryFn: () => loadPost(slug),
+    retry: (count, error) => !(error instanceof PostNotFoundError) && count < 3,
+  });
+  const post = query.data?.post;
+  usePageMeta({
+    title: post?.title ?? t("pages.blog.title"),
+    description: post?.description ?? t("pages.blog.description"),
+    type: post ? "article" : "website",
+    ...(post?.image ? { image: assetUrl(post.image) ?? undefined } : {}),
+    extra: post
+      ? {
+          "article:author": post.author,
+          "article:published_time": post.date,
+          "article:tag": post.tags.join(", "),
+        }
+      : {},
+  });
+
+  if (query.isPending) {
+    return (
+      <div className="container page page--narrow">
+        <p className="state-message" role="status">
+          {t("pages.post.loading")}
+        </p>
+      </div>
+    );
+  }
+  if (query.isError || !query.data) {
+    return (
+      <div className="container page page--narrow">
+        <BackLink />
+        <p className="state-message state-message--error" data-testid="post-error">
+          {query.error instanceof PostNotFoundError ? t("errors.postNotFound") : t("errors.postLoadFailed")}
+        </p>
+      </div>
+    );
+  }
+
+  const { post: article, body } = query.data;
+  const image = article.image ? assetUrl(article.image) : null;
+  const url = `${window.location.origin}${window.location.pathname}`;
+  return (
+    <article className="container page page--narrow article">
+      <BackLink />
+      {image ? <img className="article__image" src={image} alt="" /> : null}
+      <header className="article__header">
+        <h1 className="page__title">{article.title}</h1>
+        <PostMeta post={article} />
+      </header>
+      <ShareButtons title={article.title} description={article.description} url={url} />
+      <div className="prose article__body">
+        <Markdown source={body} resolveImage={assetUrl} />
+      </div>
+      {article.attachments && article.attachments.length > 0 ? (
+        <section className="attachments" aria-labelledby="attachments-title">
+          <h2 id="attachments-title">{t("pages.post.attachments")}</h2>
+          <ul>
+            {article.attachments.map((attachment) => (
+              <li key={attachment.url}>
+                <a href={assetUrl(attachment.url) ?? undefined} target="_blank" rel="noopener noreferrer">
+                  <Icon name={ATTACHMENT_ICONS[attachment.type]} /> {attachment.title}{" "}
+                  <span className="attachments__type">
+                    ({t(`pages.post.attachmentType.${attachment.type}`)})
+                  </span>
+                </a>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      {article.tags.length > 0 ? (
+        <section aria-labelledby="tags-title">
+          <h2 id="tags-title" className="visually-hidden">
+            {t("pages.post.tags")}
+          </h2>
+          <ul className="tag-list">
+            {article.tags.map((tag) => (
+              <li key={tag}>
+                <LocalizedLink className="tag" to={blogTagPath(tag)}>
+                  #{tag}
+                </LocalizedLink>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+    </article>
+  );
+}

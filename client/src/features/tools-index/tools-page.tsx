@@ -1,0 +1,53 @@
+import { useTranslation } from "react-i18next";
+import { PATHS, toolPath } from "../../config/paths";
+import { TOOL_IDS, TOOLS } from "../../lib/contract";
+import { usePageMeta } from "../../lib/use-page-meta";
+import { ToolCard } from "./tool-card";
+import { TOOL_ICONS } from "./tool-icons";
+import "./tools-index.css";
+
+/** PDF tools in declared order, then the Other Tools grid with the Image Tools card. */
+export default function ToolsPage() {
+  const { t } = useTranslation();
+  usePageMeta({ title: t("pages.tools.title"), description: t("pages.tools.description") });
+  const pdfTools = TOOL_IDS.filter((id) => TOOLS[id].category === "pdf");
+  return (
+    <div className="container page">
+      <header className="page__header">
+        <h1 className="page__title">{t("pages.tools.heading")}</h1>
+        <p className="page__subtitle">{t("pages.tools.subtitle")}</p>
+      </header>
+      <section aria-labelledby="pdf-tools-title" className="tools-section">
+        <h2 id="pdf-tools-title" className="tools-section__title">
+          {t("pages.tools.pdfTools")}
+        </h2>
+        <ul className="card-grid card-grid--tools" data-testid="pdf-tools">
+          {pdfTools.map((id) => (
+            <ToolCard
+              key={id}
+              to={toolPath(id)}
+              name={t(`tools.${id}.name`)}
+              description={t(`tools.${id}.description`)}
+              icon={TOOL_ICONS[id]}
+              disabled={TOOLS[id].comingSoon}
+              premium={TOOLS[id].premium}
+            />
+          ))}
+        </ul>
+      </section>
+      <section aria-labelledby="other-tools-title" className="tools-section">
+        <h2 id="other-tools-title" className="tools-section__title">
+          {t("pages.tools.otherTools")}
+        </h2>
+        <ul className="card-grid card-grid--tools">
+          <ToolCard
+            to={PATHS.imageTools}
+            name={t("pages.tools.imageToolsCard.name")}
+            description={t("pages.tools.imageToolsCard.description")}
+            icon="image"
+          />
+        </ul>
+      </section>
+    </div>
+  );
+}

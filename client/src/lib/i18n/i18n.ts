@@ -1,0 +1,74 @@
+import i18next from "i18next";
+import LanguageDetector, { type CustomDetector } from "i18next-browser-languagedetector";
+import resourcesToBackend from "i18next-resources-to-backend";
+import { initReactI18next } from "react-i18next";
+import { FALLBACK_LANGUAGE, isLanguageCode, LANGUAGE_CODES, type LanguageCode } from "../contract";
+import { languageOfPath } from "./language-path";
+
+export const NAMESPACE = "common";
+
+/** Locale files at the repository root, bundled as lazy chunks (no third-party requests). */
+const localeFiles = import.meta.glob<{ default: Record<string, unknown> }>(
+  "../../../../locales/*/common.json",
+);
+
+function loadLocale(language: string, namespace: string) {
+  const load = localeFiles[`../../../../locales/${language}/${namespace}.json`];
+  if (!load) return Promise.reject(new Error(`No ${namespace} locale for ${language}`));
+  return load().then((module) => module.default);
+}
+
+/** The first path segment, when it is a supported language (checked before every other source). */
+const pathDetector: CustomDetector = {
+  name: "languagePath",
+  lookup: () => languageOfPath(window.location.pathname) ?? undefined,
+};
+
+const detector = new LanguageDetector();
+detector.addDetector(pathDetector);
+
+export const i18nReady = i18next
+  .use(detector)
+  .use(resourcesToBackend(loadLocale))
+  .use(initReactI18next)
+  .init({
+    supportedLngs: LANGUAGE_CODES,
+    nonExplicitSupportedLngs: true,
+    load: "languageOnly",
+    fallbackLng: FALLBACK_LANGUAGE,
+    ns: [NAMESPACE],
+    defaultNS: NAMESPACE,
+    interpolation: { escapeValue: false },
+    returnNull: false,
+    detection: {
+      order: ["languagePath", "querystring", "cookie", "localStorage", "navigator", "htmlTag"],
+      lookupQuerystring: "lng",
+      lookupCookie: "i18next",
+      lookupLocalStorage: "i18nextLng",
+      caches: ["localStorage", "cookie"],
+      cookieMinutes: 60 * 24 * 365,
+      cookieOptions: { path: "/", sameSite: "lax" },
+      // Regional codes ("de-AT") map to the interface language ("de").
+      convertDetectedLanguage: (language: string) => language.split("-")[0] ?? language,
+    },
+    react: { useSuspense: true },
+  });
+
+/** The language the visitor chose (path, selector or detection), as a supported code. */
+export function currentLanguage(): LanguageCode {
+  const chosen = i18next.language?.split("-")[0];
+  return isLanguageCode(chosen) ? chosen : FALLBACK_LANGUAGE;
+}
+
+/** Keeps <html lang> in step with the language the text is actually shown in. */
+function syncDocumentLanguage() {
+  const shown = i18next.resolvedLanguage;
+  const code = isLanguageCode(shown) ? shown : FALLBACK_LANGUAGE;
+  document.documentElement.lang = code;
+  document.documentElement.dir = i18next.dir(code);
+}
+
+i18next.on("languageChanged", syncDocumentLanguage);
+void i18nReady.then(syncDocumentLanguage);
+
+export default i18next;
