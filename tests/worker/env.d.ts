@@ -1,0 +1,15 @@
+import type { Env as WorkerEnv } from "../../worker/env.ts";
+
+declare global {
+  namespace Cloudflare {
+    /** `env` from cloudflare:test holds the Worker's bindings. */
+    interface Env extends WorkerEnv {}
+  }
+}
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** URL of the real converter started by global-setup.ts. */
+    converterUrl: string;
+  }
+}

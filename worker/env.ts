@@ -1,0 +1,28 @@
+import type { ConverterContainer } from "./converter-container.ts";
+import type { TaskObject } from "./task-object.ts";
+
+/** Bindings of the Worker (wrangler.toml), shared by the app, the task object and the converter client. */
+export interface Env {
+  /** Uploads and results, under `tasks/{taskId}/`. */
+  FILES: R2Bucket;
+  /** One task object per task id (`idFromName(taskId)`). */
+  TASKS: DurableObjectNamespace<TaskObject>;
+  /** The converter container (production); unused when CONVERTER_URL is set. */
+  CONVERTER: DurableObjectNamespace<ConverterContainer>;
+  /** The built SPA. */
+  ASSETS: Fetcher;
+  /** Per-client limit on task creation (`[[ratelimits]]`). */
+  TASK_RATE_LIMIT: RateLimit;
+  /** Minutes after which a task's files and state are deleted. */
+  RETENTION_MINUTES: string;
+  /** Local development and tests only: the converter as a plain HTTP service. */
+  CONVERTER_URL?: string;
+  /** Key of the CSRF token signatures (a secret; `.dev.vars` locally). */
+  CSRF_SECRET: string;
+}
+
+/** Hono environment of the API. */
+export interface AppEnv {
+  Bindings: Env;
+  Variables: { requestId: string };
+}

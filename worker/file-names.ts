@@ -1,0 +1,55 @@
+import { FILE_KINDS, TOOLS, type ToolId } from "../contract/index.ts";
+
+/** Tools whose output has the input's type get a suffix, so the download never shadows the original. */
+const SAME_TYPE_SUFFIX: Partial<Record<ToolId, string>> = {
+  "merge-pdf": "-merged",
+  "compress-pdf": "-compressed",
+  "compress-image": "-compressed",
+};
+
+const MAX_NAME_LENGTH = 150;
+
+/** Replaces C0 and C1 control characters (tested by code point). */
+export function replaceControlCharacters(text: string, replacement: string): string {
+  let result = "";
+  for (const char of text) {
+    const code = char.codePointAt(0) ?? 0;
+    result += code < 0x20 || (code >= 0x7f && code <= 0x9f) ? replacement : char;
+  }
+  return result;
+}
+
+/** A file name safe in a header and in an R2 key: no path separators, control characters or quotes. */
+export function safeFilename(name: string): string {
+  const cleaned = replaceControlCharacters(name, "_")
+    .replace(/[/\\"'`]/g, "_")
+    .replace(/^[\s.]+|[\s.]+$/g, "")
+    .slice(0, MAX_NAME_LENGTH);
+  return cleaned === "" ? "file" : cleaned;
+}
+
+function stem(name: string): string {
+  const dot = name.lastIndexOf(".");
+  return dot > 0 ? name.slice(0, dot) : name;
+}
+
+/** The download name of a result: the first input's name with the output kind's extension. */
+export function outputFilename(tool: ToolId, firstInputName: string): string {
+  const extension = FILE_KINDS[TOOLS[tool].output.kind].extensions[0];
+  return `${stem(safeFilename(firstInputName))}${SAME_TYPE_SUFFIX[tool] ?? ""}.${extension}`;
+}
+
+/** RFC 5987 value-chars: percent-encode everything outside attr-char. */
+function encodeRfc5987(value: string): string {
+  return encodeURIComponent(value).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+}
+
+/** `attachment` with an ASCII fallback name and the exact UTF-8 name in `filename*`. */
+export function contentDisposition(filename: string): string {
+  const safe = safeFilename(filename);
+  const ascii = safe.replace(/[^\x20-\x7e]|[%;]/g, "_");
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeRfc5987(safe)}`;
+}

@@ -1,0 +1,29 @@
+import type { Context, ErrorHandler } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { AppError, type ErrorEnvelope, errorStatus } from "../contract/index.ts";
+import type { AppEnv } from "./env.ts";
+
+/** The contract's error envelope with the code's status. */
+export function errorResponse(c: Context<AppEnv>, error: AppError): Response {
+  const body: ErrorEnvelope = { error: error.toBody(), request_id: c.get("requestId") };
+  return c.json(body, errorStatus(error.code) as ContentfulStatusCode);
+}
+
+/**
+ * The one error handler of the API: `AppError`s become their envelope; anything else is logged
+ * server-side with the request id (never file names) and answered as a generic INTERNAL error.
+ */
+export const onError: ErrorHandler<AppEnv> = (err, c) => {
+  if (err instanceof AppError) return errorResponse(c, err);
+  console.error(
+    JSON.stringify({
+      level: "error",
+      request_id: c.get("requestId"),
+      path: new URL(c.req.url).pathname,
+      error: err.name,
+      message: err.message,
+      stack: err.stack,
+    }),
+  );
+  return errorResponse(c, new AppError("INTERNAL", "An unexpected error occurred"));
+};

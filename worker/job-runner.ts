@@ -1,0 +1,116 @@
+import { AppError, type AvailableToolId, type EdgeToolId, FILE_KINDS, TOOLS } from "../contract/index.ts";
+import { fitsEdgeBudget } from "../engines/edge-budget.ts";
+import { edgeHandlers } from "../engines/edge-handlers.ts";
+import type { EngineInput, EngineOutput, ToolHandler } from "../engines/types.ts";
+import type { ConverterClient, ConverterOutput } from "./converter-client.ts";
+import { outputFilename } from "./file-names.ts";
+import { outputKey } from "./task-files.ts";
+import { JOB_PROGRESS, type TaskOutput, type TaskRecord } from "./task-record.ts";
+import type { StoredInput } from "./upload.ts";
+
+/** What a job needs from outside: the file store and the converter. */
+export interface JobDeps {
+  readonly files: R2Bucket;
+  readonly converter: ConverterClient;
+}
+
+export interface JobResult {
+  readonly outputs: TaskOutput[];
+  readonly facts: EngineOutput["facts"];
+}
+
+export type ProgressSink = (percent: number) => void;
+
+function isEdgeTool(tool: AvailableToolId): tool is EdgeToolId {
+  return TOOLS[tool].engine.kind === "edge" && Object.hasOwn(edgeHandlers, tool);
+}
+
+/** The byte part of the edge budget, checked on stored sizes before anything is loaded into memory. */
+function withinEdgeBytes(tool: EdgeToolId, inputs: readonly StoredInput[]): boolean {
+  const engine = TOOLS[tool].engine;
+  return engine.kind === "edge" && inputs.every((input) => input.size <= engine.edgeBudget.maxBytes);
+}
+
+async function openInput(files: R2Bucket, input: StoredInput): Promise<R2ObjectBody> {
+  const object = await files.get(input.key);
+  // The upload was stored before the task was created; its absence means the task was deleted.
+  if (object === null) throw new AppError("TASK_NOT_FOUND", "The task's files are gone");
+  return object;
+}
+
+async function loadInputs(files: R2Bucket, inputs: readonly StoredInput[]): Promise<EngineInput[]> {
+  return Promise.all(
+    inputs.map(async (input) => {
+      const object = await openInput(files, input);
+      return { name: input.name, kind: input.kind, bytes: new Uint8Array(await object.arrayBuffer()) };
+    }),
+  );
+}
+
+async function runEdge(
+  task: TaskRecord & { tool: EdgeToolId },
+  inputs: readonly EngineInput[],
+  progress: ProgressSink,
+): Promise<EngineOutput> {
+  // The options were validated by this tool's schema when the task was created.
+  const handler = edgeHandlers[task.tool] as ToolHandler<EdgeToolId>;
+  const span = JOB_PROGRESS.converted - JOB_PROGRESS.converting;
+  return handler(inputs, task.options as Parameters<typeof handler>[1], (percent) =>
+    progress(JOB_PROGRESS.converting + Math.round((Math.min(Math.max(percent, 0), 100) * span) / 100)),
+  );
+}
+
+async function storeOutput(
+  files: R2Bucket,
+  task: TaskRecord,
+  body: ReadableStream<Uint8Array> | Uint8Array,
+): Promise<TaskOutput> {
+  const kind = TOOLS[task.tool].output.kind;
+  const filename = outputFilename(task.tool, task.inputs[0]?.name ?? "file");
+  const key = outputKey(task.id, filename);
+  const stored = await files.put(key, body, { httpMetadata: { contentType: FILE_KINDS[kind].mime } });
+  return { key, filename, size: stored.size, kind };
+}
+
+/** R2 stores a stream only when its length is known; without Content-Length the output is read first. */
+async function knownLength(output: ConverterOutput): Promise<ReadableStream<Uint8Array> | Uint8Array> {
+  if (output.size === null) return new Uint8Array(await new Response(output.body).arrayBuffer());
+  const fixed = new FixedLengthStream(output.size);
+  output.body.pipeTo(fixed.writable).catch(() => undefined);
+  return fixed.readable;
+}
+
+/**
+ * Runs one job: at the edge when the tool is an edge tool and its inputs fit the edge budget,
+ * otherwise in the converter (inputs streamed from R2, output streamed back into R2).
+ */
+export async function runJob(task: TaskRecord, deps: JobDeps, progress: ProgressSink): Promise<JobResult> {
+  const tool = task.tool;
+  if (isEdgeTool(tool) && withinEdgeBytes(tool, task.inputs)) {
+    const inputs = await loadInputs(deps.files, task.inputs);
+    progress(JOB_PROGRESS.inputsReady);
+    if (fitsEdgeBudget(tool, inputs)) {
+      progress(JOB_PROGRESS.converting);
+      const output = await runEdge({ ...task, tool }, inputs, progress);
+      progress(JOB_PROGRESS.converted);
+      return { outputs: [await storeOutput(deps.files, task, output.bytes)], facts: output.facts };
+    }
+  }
+
+  const present = await Promise.all(task.inputs.map((input) => deps.files.head(input.key)));
+  if (present.some((object) => object === null))
+    throw new AppError("TASK_NOT_FOUND", "The task's files are gone");
+  progress(JOB_PROGRESS.inputsReady);
+  progress(JOB_PROGRESS.converting);
+  const output = await deps.converter.runJob(
+    tool,
+    task.options,
+    task.inputs.map((input) => ({
+      kind: input.kind,
+      size: input.size,
+      open: async () => (await openInput(deps.files, input)).body,
+    })),
+  );
+  progress(JOB_PROGRESS.converted);
+  return { outputs: [await storeOutput(deps.files, task, await knownLength(output))], facts: output.facts };
+}

@@ -1,0 +1,93 @@
+import type { Context, Handler } from "hono";
+import {
+  API_PATHS,
+  AppError,
+  parseToolOptions,
+  TOOL_ENDPOINTS,
+  type ToolId,
+  taskStartResponseSchema,
+} from "../contract/index.ts";
+import type { AppEnv } from "./env.ts";
+import { countTaskCreation } from "./rate-limit.ts";
+import { newTaskId } from "./task-id.ts";
+import { taskStub } from "./task-object.ts";
+import { resultResponse } from "./task-routes.ts";
+import {
+  checkInputsFit,
+  isAvailable,
+  requireAvailable,
+  resolveTool,
+  toolsAtPath,
+  unresolvedToolError,
+  uploadPlanFor,
+} from "./tool-resolution.ts";
+import { r2Sink, receiveUpload } from "./upload.ts";
+
+/** Every path that starts a task (from the contract's tool endpoints). */
+export const START_PATHS: readonly string[] = [...new Set(Object.values(TOOL_ENDPOINTS).map((e) => e.path))];
+
+/**
+ * The older blob style (spec §7): compress always, and convert when `output_format` is in the
+ * query. The Worker waits for the task and answers the output bytes instead of a task id.
+ */
+export function answersWithBlob(path: string, query: Record<string, string>): boolean {
+  return path === API_PATHS.compress || (path === API_PATHS.pdfConvert && query.output_format !== undefined);
+}
+
+/** How long a blob-style request waits for its task. */
+const BLOB_WAIT_MS = 10 * 60_000;
+const BLOB_POLL_MAX_MS = 1000;
+
+async function waitForResult(c: Context<AppEnv>, taskId: string): Promise<Response> {
+  const stub = taskStub(c.env, taskId);
+  const deadline = Date.now() + BLOB_WAIT_MS;
+  for (let delay = 100; ; delay = Math.min(delay * 1.5, BLOB_POLL_MAX_MS)) {
+    const record = await stub.snapshot();
+    if (record === null) throw new AppError("TASK_NOT_FOUND", "The task is gone");
+    if (record.state === "SUCCESS") {
+      const response = await resultResponse(c.env, record, 0);
+      response.headers.set("X-Task-Id", taskId);
+      return response;
+    }
+    if (record.state === "FAILURE" && record.error !== null) {
+      throw new AppError(record.error.code, record.error.message, record.error.context);
+    }
+    if (Date.now() > deadline) throw new AppError("JOB_TIMEOUT", "The conversion took too long");
+    await new Promise((resolve) => setTimeout(resolve, delay));
+  }
+}
+
+/**
+ * POST handler of a tool path: availability (before the body), rate limit, streamed upload into R2,
+ * tool resolution and option validation, then the task object takes over. 202 `{task_id}`.
+ */
+export function startTaskRoute(path: string): Handler<AppEnv> {
+  return async (c) => {
+    const query = Object.fromEntries(new URL(c.req.url).searchParams);
+    const known = resolveTool(path, query, null);
+    const candidates: ToolId[] = known === null ? toolsAtPath(path) : [known];
+    requireAvailable(candidates);
+    await countTaskCreation(c);
+
+    const taskId = newTaskId();
+    const sink = r2Sink(c.env.FILES, taskId);
+    const upload = await receiveUpload(c.req.raw, uploadPlanFor(candidates), sink);
+    try {
+      const fields = { ...query, ...upload.fields };
+      const tool = resolveTool(path, fields, upload.files[0]?.kind ?? null);
+      if (tool === null) throw unresolvedToolError(path, fields);
+      if (!isAvailable(tool))
+        throw new AppError("TOOL_NOT_AVAILABLE", "This tool is not available yet", { tool });
+      checkInputsFit(tool, upload.files);
+      const options = parseToolOptions(tool, fields);
+      if (!options.success)
+        throw new AppError("INVALID_OPTIONS", "Invalid options", { issues: options.issues });
+      await taskStub(c.env, taskId).create({ id: taskId, tool, options: options.data, inputs: upload.files });
+    } catch (error) {
+      await sink.discard(upload.files);
+      throw error;
+    }
+    if (answersWithBlob(path, query)) return waitForResult(c, taskId);
+    return c.json(taskStartResponseSchema.parse({ task_id: taskId }), 202);
+  };
+}

@@ -1,0 +1,31 @@
+/**
+ * Where a task's files live in R2. Everything of a task is under one prefix, so expiry and
+ * delete-now remove it by listing that prefix.
+ */
+export function taskPrefix(taskId: string): string {
+  return `tasks/${taskId}/`;
+}
+
+/** Upload number `index` (in the order the files arrived). */
+export function inputKey(taskId: string, index: number): string {
+  return `${taskPrefix(taskId)}in/${index}`;
+}
+
+/** A result file, under the name the download is saved as. */
+export function outputKey(taskId: string, filename: string): string {
+  return `${taskPrefix(taskId)}out/${filename}`;
+}
+
+/** Deletes every object of a task (uploads and results); returns how many were deleted. */
+export async function deleteTaskFiles(bucket: R2Bucket, taskId: string): Promise<number> {
+  let deleted = 0;
+  let cursor: string | undefined;
+  do {
+    const page = await bucket.list({ prefix: taskPrefix(taskId), cursor, limit: 1000 });
+    const keys = page.objects.map((o) => o.key);
+    if (keys.length > 0) await bucket.delete(keys);
+    deleted += keys.length;
+    cursor = page.truncated ? page.cursor : undefined;
+  } while (cursor !== undefined);
+  return deleted;
+}
