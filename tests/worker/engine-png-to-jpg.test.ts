@@ -359,10 +359,18 @@ describe("png-to-jpg at the edge", () => {
     await expectCode(convert(trailing), "IMAGE_DAMAGED");
   });
 
-  it("converts a PNG whose ending was cut off after complete image data", async () => {
-    const complete = await buildPng({ width: 96, height: 64, colorType: 2, bitDepth: 8, pixel: photoPixel });
-    const withoutEnd = complete.subarray(0, complete.length - 12);
-    expect((await convert(withoutEnd)).bytes).toEqual((await convert(complete)).bytes);
+  it("converts what browsers show but the decoder refuses: a cut-off ending, malformed extra chunks", async () => {
+    const spec = { width: 96, height: 64, colorType: 2, bitDepth: 8, pixel: photoPixel } as const;
+    const complete = await buildPng(spec);
+    const expected = (await convert(complete)).bytes;
+    expect((await convert(complete.subarray(0, complete.length - 12))).bytes).toEqual(expected);
+    const odd: [string, Uint8Array][] = [
+      ["gAMA", new Uint8Array(3)],
+      ["tEXt", new TextEncoder().encode("no separator")],
+      ["sRGB", new Uint8Array([9])],
+      ["tRNS", new Uint8Array(2)],
+    ];
+    expect((await convert(await buildPng({ ...spec, chunks: odd }))).bytes).toEqual(expected);
   });
 
   it("carries an RGB ICC profile over into APP2 segments", async () => {

@@ -1,0 +1,183 @@
+/**
+ * One job runner process (job-runner.ts) seen from the parent: start-up, one task at a time, and
+ * enforcement of the per-job limits. Memory is read from /proc/<pid>/status: VmHWM (peak resident
+ * set, reset before each task through /proc/<pid>/clear_refs) catches spikes between two samples;
+ * where the reset is not permitted, VmRSS is sampled instead.
+ */
+import { type ChildProcess, fork } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import type { ErrorBody } from "../../contract/index.ts";
+import type { RunnerMessage, RunnerTask, TaskResult } from "./job-protocol.ts";
+
+const RUNNER_SCRIPT = new URL("./job-runner.ts", import.meta.url);
+const SAMPLE_INTERVAL_MS = 25;
+const READY_TIMEOUT_MS = 60_000;
+const STDERR_TAIL = 4096;
+
+export interface JobLimits {
+  readonly timeoutMs: number;
+  readonly memoryMb: number;
+}
+
+export interface TaskOutcome {
+  readonly result: TaskResult;
+  /** Time spent in the engine, as measured by the runner (0 when it did not answer). */
+  readonly engineMs: number;
+  /** Time from sending the task to receiving its result in the parent. */
+  readonly totalMs: number;
+}
+
+function failure(error: ErrorBody): TaskResult {
+  return { ok: false, error };
+}
+
+export class Runner {
+  readonly #child: ChildProcess;
+  readonly #limits: JobLimits;
+  readonly ready: Promise<void>;
+  #stderr = "";
+  #exited = false;
+  #killed = false;
+  #peakResettable = true;
+  #nextId = 1;
+
+  constructor(limits: JobLimits, log: (line: string) => void) {
+    this.#limits = limits;
+    this.#child = fork(RUNNER_SCRIPT, [], {
+      // The V8 heap gets the same cap; WASM and native memory are watched through /proc.
+      execArgv: [`--max-old-space-size=${limits.memoryMb}`, "--disable-warning=ExperimentalWarning"],
+      serialization: "advanced",
+      stdio: ["ignore", "ignore", "pipe", "ipc"],
+    });
+    this.#child.stderr?.setEncoding("utf8");
+    this.#child.stderr?.on("data", (text: string) => {
+      this.#stderr = (this.#stderr + text).slice(-STDERR_TAIL);
+      log(`runner ${this.#child.pid}: ${text.trimEnd()}`);
+    });
+    this.#child.once("exit", () => {
+      this.#exited = true;
+    });
+    this.ready = new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error("job runner did not start")), READY_TIMEOUT_MS);
+      const onMessage = (message: RunnerMessage) => {
+        if (message.type !== "ready") return;
+        cleanup();
+        resolve();
+      };
+      const onExit = () => {
+        cleanup();
+        reject(new Error(`job runner exited at start: ${this.#stderr.slice(-500)}`));
+      };
+      const cleanup = () => {
+        clearTimeout(timer);
+        this.#child.off("message", onMessage);
+        this.#child.off("exit", onExit);
+      };
+      this.#child.on("message", onMessage);
+      this.#child.once("exit", onExit);
+    });
+  }
+
+  /** Running and not being killed (the exit event of a killed runner comes later). */
+  get alive(): boolean {
+    return !this.#exited && !this.#killed;
+  }
+
+  /** Resident memory now, in MB (0 when unknown). */
+  residentMb(): number {
+    return this.#readStatus().rssMb;
+  }
+
+  kill(): void {
+    this.#killed = true;
+    if (!this.#exited) this.#child.kill("SIGKILL");
+  }
+
+  /** Runs one task; always resolves, with the task's result or a limit / crash error. */
+  execute(task: RunnerTask): Promise<TaskOutcome> {
+    const id = this.#nextId++;
+    const started = performance.now();
+    this.#resetPeak();
+    return new Promise((resolve) => {
+      let settled = false;
+      let peakMb = 0;
+      const finish = (result: TaskResult, engineMs = 0) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        clearInterval(sampler);
+        this.#child.off("message", onMessage);
+        this.#child.off("exit", onExit);
+        resolve({ result, engineMs, totalMs: performance.now() - started });
+      };
+      const overLimit = (code: "JOB_TIMEOUT" | "JOB_OUT_OF_MEMORY", message: string) => {
+        this.kill();
+        const context: Record<string, number> =
+          code === "JOB_TIMEOUT" ? { limit_ms: this.#limits.timeoutMs } : { limit_mb: this.#limits.memoryMb };
+        finish(failure({ code, message, context }));
+      };
+      const timer = setTimeout(
+        () => overLimit("JOB_TIMEOUT", "The job took longer than the time limit."),
+        this.#limits.timeoutMs,
+      );
+      const sampler = setInterval(() => {
+        peakMb = Math.max(peakMb, this.#peakMb());
+        if (peakMb > this.#limits.memoryMb)
+          overLimit("JOB_OUT_OF_MEMORY", "The job needed more memory than allowed.");
+      }, SAMPLE_INTERVAL_MS);
+      const onMessage = (message: RunnerMessage) => {
+        if (message.type === "done" && message.id === id) finish(message.result, message.engineMs);
+      };
+      const onExit = () => finish(this.#crashResult(peakMb));
+      this.#child.on("message", onMessage);
+      this.#child.once("exit", onExit);
+      if (this.#exited) {
+        onExit();
+        return;
+      }
+      this.#child.send({ ...task, id }, (error) => {
+        if (error)
+          finish(failure({ code: "JOB_INTERRUPTED", message: "The job could not be handed to a runner." }));
+      });
+    });
+  }
+
+  /** A runner that died mid-task: V8 heap exhaustion or a peak near the cap count as memory. */
+  #crashResult(peakMb: number): TaskResult {
+    const outOfMemory =
+      /heap out of memory|Allocation failed|out of memory/i.test(this.#stderr) ||
+      peakMb > this.#limits.memoryMb * 0.9;
+    if (outOfMemory) {
+      return failure({
+        code: "JOB_OUT_OF_MEMORY",
+        message: "The job needed more memory than allowed.",
+        context: { limit_mb: this.#limits.memoryMb },
+      });
+    }
+    return failure({ code: "JOB_INTERRUPTED", message: "The job runner stopped unexpectedly." });
+  }
+
+  #resetPeak(): void {
+    if (!this.#peakResettable || this.#child.pid === undefined) return;
+    try {
+      writeFileSync(`/proc/${this.#child.pid}/clear_refs`, "5");
+    } catch {
+      this.#peakResettable = false;
+    }
+  }
+
+  #peakMb(): number {
+    const status = this.#readStatus();
+    return this.#peakResettable ? Math.max(status.hwmMb, status.rssMb) : status.rssMb;
+  }
+
+  #readStatus(): { rssMb: number; hwmMb: number } {
+    try {
+      const status = readFileSync(`/proc/${this.#child.pid}/status`, "utf8");
+      const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? 0);
+      return { rssMb: kb("VmRSS") / 1024, hwmMb: kb("VmHWM") / 1024 };
+    } catch {
+      return { rssMb: 0, hwmMb: 0 };
+    }
+  }
+}

@@ -1,0 +1,192 @@
+/**
+ * Size, orientation and transparency of an image from its headers alone, before any decode: the
+ * edge budget and the decoders' memory checks rely on it. Pure TypeScript, no WASM.
+ */
+import { AppError, type FileKind, sniffFileKind } from "../../contract/index.ts";
+import { type Orientation, readExifOrientation } from "./exif-orientation.ts";
+import { pngHasAlpha, readPngLayout } from "./png-chunks.ts";
+
+export type ImageKind = Extract<FileKind, "png" | "jpeg" | "webp" | "gif">;
+
+export interface ImageInfo {
+  readonly kind: ImageKind;
+  /** Stored size; EXIF orientations 5–8 swap it when displayed. */
+  readonly width: number;
+  readonly height: number;
+  readonly orientation: Orientation;
+  /** Whether the image may have transparent pixels (unknown: undefined). */
+  readonly hasAlpha?: boolean;
+}
+
+function damaged(kind: ImageKind, message: string): AppError {
+  return new AppError("IMAGE_DAMAGED", `${kind.toUpperCase()}: ${message}`);
+}
+
+function viewOf(bytes: Uint8Array): DataView {
+  return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+function readPng(bytes: Uint8Array): ImageInfo {
+  const layout = readPngLayout(bytes);
+  const { width, height } = layout.header;
+  const orientation = layout.exif ? readExifOrientation(layout.exif) : 1;
+  return { kind: "png", width, height, orientation, hasAlpha: pngHasAlpha(layout) };
+}
+
+/** SOF markers carrying the frame size: C0–CF except DHT (C4), JPG (C8) and DAC (CC). */
+function isStartOfFrame(marker: number): boolean {
+  return marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
+}
+
+/** Markers without a length field: TEM and RST0–7 (SOI/EOI are handled by the caller). */
+function isStandalone(marker: number): boolean {
+  return marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7);
+}
+
+function readJpeg(bytes: Uint8Array): ImageInfo {
+  const view = viewOf(bytes);
+  let at = 2;
+  let size: { width: number; height: number } | undefined;
+  let orientation: Orientation | undefined;
+  for (;;) {
+    if (at >= bytes.length) throw damaged("jpeg", "ends before its first scan");
+    if (bytes[at] !== 0xff) throw damaged("jpeg", `no marker at byte ${at}`);
+    while (bytes[at] === 0xff) at++;
+    if (at >= bytes.length) throw damaged("jpeg", "ends before its first scan");
+    const marker = bytes[at++] ?? 0;
+    if (isStandalone(marker)) continue;
+    if (marker === 0xd8 || marker === 0xd9 || marker === 0x00) {
+      throw damaged("jpeg", `unexpected marker 0x${marker.toString(16)} before the first scan`);
+    }
+    if (at + 2 > bytes.length) throw damaged("jpeg", "ends inside a marker segment");
+    const length = view.getUint16(at);
+    if (length < 2 || at + length > bytes.length) throw damaged("jpeg", "marker segment cut short");
+    const segment = bytes.subarray(at + 2, at + length);
+    if (marker === 0xda) {
+      if (!size) throw damaged("jpeg", "scan before the frame header");
+      return { kind: "jpeg", ...size, orientation: orientation ?? 1, hasAlpha: false };
+    }
+    if (isStartOfFrame(marker)) {
+      if (size) throw damaged("jpeg", "more than one frame header");
+      if (segment.length < 6) throw damaged("jpeg", "frame header cut short");
+      const height = view.getUint16(at + 3);
+      const width = view.getUint16(at + 5);
+      // A zero height is deferred to a DNL marker, which common decoders do not support.
+      if (width === 0 || height === 0) throw damaged("jpeg", `frame size ${width}×${height}`);
+      size = { width, height };
+    } else if (marker === 0xe1 && orientation === undefined && segment[0] === 0x45 && segment[1] === 0x78) {
+      orientation = readExifOrientation(segment);
+    }
+    at += length;
+  }
+}
+
+const fourCC = (bytes: Uint8Array, at: number): string =>
+  String.fromCharCode(bytes[at] ?? 0, bytes[at + 1] ?? 0, bytes[at + 2] ?? 0, bytes[at + 3] ?? 0);
+
+const uint24 = (bytes: Uint8Array, at: number): number =>
+  (bytes[at] ?? 0) | ((bytes[at + 1] ?? 0) << 8) | ((bytes[at + 2] ?? 0) << 16);
+
+/** RIFF chunks after "WEBP": four-character code, little-endian size, data padded to even length. */
+function* riffChunks(bytes: Uint8Array): Generator<{ type: string; data: Uint8Array }> {
+  const view = viewOf(bytes);
+  const end = Math.min(bytes.length, 8 + view.getUint32(4, true));
+  let at = 12;
+  while (at + 8 <= end) {
+    const size = view.getUint32(at + 4, true);
+    if (at + 8 + size > end) throw damaged("webp", `${fourCC(bytes, at)} chunk cut short`);
+    yield { type: fourCC(bytes, at), data: bytes.subarray(at + 8, at + 8 + size) };
+    at += 8 + size + (size % 2);
+  }
+}
+
+function readWebp(bytes: Uint8Array): ImageInfo {
+  if (bytes.length < 20) throw damaged("webp", "cut short");
+  const chunks = riffChunks(bytes);
+  const first = chunks.next().value;
+  if (!first) throw damaged("webp", "no image chunk");
+  const { type, data } = first;
+  if (type === "VP8 ") {
+    // Frame tag (3 bytes, bit 0 clear on key frames), start code 9D 01 2A, then 14-bit sizes.
+    if (data.length < 10 || (data[0] ?? 1) & 1 || data[3] !== 0x9d || data[4] !== 0x01 || data[5] !== 0x2a) {
+      throw damaged("webp", "lossy bitstream header invalid");
+    }
+    const view = viewOf(data);
+    const width = view.getUint16(6, true) & 0x3fff;
+    const height = view.getUint16(8, true) & 0x3fff;
+    if (width === 0 || height === 0) throw damaged("webp", "zero size");
+    return { kind: "webp", width, height, orientation: 1, hasAlpha: false };
+  }
+  if (type === "VP8L") {
+    // Signature 0x2F, then width-1 (14 bits), height-1 (14 bits), alpha hint, 3-bit version 0.
+    if (data.length < 5 || data[0] !== 0x2f) throw damaged("webp", "lossless bitstream header invalid");
+    const bits = viewOf(data).getUint32(1, true);
+    if (bits >>> 29 !== 0) throw damaged("webp", "lossless bitstream version unknown");
+    const width = (bits & 0x3fff) + 1;
+    const height = ((bits >>> 14) & 0x3fff) + 1;
+    return { kind: "webp", width, height, orientation: 1, hasAlpha: ((bits >>> 28) & 1) === 1 };
+  }
+  if (type === "VP8X") {
+    if (data.length < 10) throw damaged("webp", "extended header cut short");
+    const flags = data[0] ?? 0;
+    const width = uint24(data, 4) + 1;
+    const height = uint24(data, 7) + 1;
+    let orientation: Orientation = 1;
+    if (flags & 0x08) {
+      for (const chunk of chunks) {
+        if (chunk.type === "EXIF") {
+          orientation = readExifOrientation(chunk.data);
+          break;
+        }
+      }
+    }
+    return { kind: "webp", width, height, orientation, hasAlpha: (flags & 0x10) !== 0 };
+  }
+  throw damaged("webp", `unknown first chunk ${JSON.stringify(type)}`);
+}
+
+/**
+ * GIF: the logical screen size, and transparency when a graphic control extension before the first
+ * image declares a transparent colour.
+ */
+function readGif(bytes: Uint8Array): ImageInfo {
+  if (bytes.length < 13) throw damaged("gif", "logical screen descriptor cut short");
+  const view = viewOf(bytes);
+  const width = view.getUint16(6, true);
+  const height = view.getUint16(8, true);
+  if (width === 0 || height === 0) throw damaged("gif", `logical screen ${width}×${height}`);
+  const packed = bytes[10] ?? 0;
+  let at = 13 + (packed & 0x80 ? 3 * 2 ** ((packed & 0x07) + 1) : 0);
+  let hasAlpha: boolean | undefined;
+  // Extensions are 0x21, label, then data sub-blocks ending with a zero-length block.
+  while (at + 1 < bytes.length && bytes[at] === 0x21) {
+    const label = bytes[at + 1];
+    at += 2;
+    if (label === 0xf9 && hasAlpha === undefined && bytes[at] === 4)
+      hasAlpha = ((bytes[at + 1] ?? 0) & 1) === 1;
+    while (at < bytes.length && bytes[at] !== 0) at += (bytes[at] ?? 0) + 1;
+    at++;
+  }
+  if (bytes[at] !== 0x2c) throw damaged("gif", "no image descriptor");
+  return { kind: "gif", width, height, orientation: 1, hasAlpha: hasAlpha ?? false };
+}
+
+/**
+ * Reads an image's header. Throws UNSUPPORTED_FILE_TYPE for bytes of no image kind we read, and
+ * IMAGE_DAMAGED when the header is cut short or invalid.
+ */
+export function readImageInfo(bytes: Uint8Array): ImageInfo {
+  const kind = sniffFileKind(bytes.subarray(0, 16));
+  switch (kind) {
+    case "png":
+      return readPng(bytes);
+    case "jpeg":
+      return readJpeg(bytes);
+    case "webp":
+      return readWebp(bytes);
+    case "gif":
+      return readGif(bytes);
+    default:
+      throw new AppError("UNSUPPORTED_FILE_TYPE", "not a PNG, JPEG, WebP or GIF image");
+  }
+}

@@ -1,0 +1,90 @@
+import type * as mupdf from "mupdf";
+
+/**
+ * Interactive form fields survive a merge: each file's field tree is grafted through the same
+ * graft map as its widgets (so both point at the same copies) and appended to the merged
+ * /AcroForm. Top-level field names that collide with an earlier file's get a suffix, so merging
+ * two copies of one form keeps two independent sets of values. XFA is not carried over: viewers
+ * fall back to the AcroForm fields.
+ */
+export class FormMerger {
+  readonly #target: mupdf.PDFDocument;
+  readonly #names = new Set<string>();
+  #form: mupdf.PDFObject | undefined;
+  #fields = 0;
+
+  constructor(target: mupdf.PDFDocument) {
+    this.#target = target;
+  }
+
+  /** Number of top-level fields in the merged form. */
+  get fieldCount(): number {
+    return this.#fields;
+  }
+
+  /** Adds the fields of one source, detached beforehand (see merge-annotations.ts), with its map. */
+  add(source: mupdf.PDFDocument, map: mupdf.PDFGraftMap, fileIndex: number): void {
+    const sourceForm = source.getTrailer().get("Root", "AcroForm");
+    if (!sourceForm.isDictionary()) return;
+    const sourceFields = sourceForm.get("Fields");
+    if (!sourceFields.isArray() || sourceFields.length === 0) return;
+    const form = this.#targetForm();
+    const grafted = map.graftObject(sourceFields);
+    const fields = form.get("Fields");
+    for (let i = 0; i < grafted.length; i++) {
+      const field = grafted.get(i);
+      this.#claimName(field, fileIndex);
+      fields.push(field);
+      this.#fields++;
+    }
+    this.#mergeDefaults(form, sourceForm, map);
+  }
+
+  #targetForm(): mupdf.PDFObject {
+    if (this.#form === undefined) {
+      const target = this.#target;
+      const form = target.addObject(target.newDictionary());
+      form.put("Fields", target.newArray());
+      target.getTrailer().get("Root").put("AcroForm", form);
+      this.#form = form;
+    }
+    return this.#form;
+  }
+
+  #claimName(field: mupdf.PDFObject, fileIndex: number): void {
+    const title = field.get("T");
+    if (!title.isString()) return;
+    const name = title.asString();
+    let unique = name;
+    for (let n = 0; this.#names.has(unique); n++) {
+      unique = n === 0 ? `${name}_${fileIndex + 1}` : `${name}_${fileIndex + 1}_${n}`;
+    }
+    if (unique !== name) field.put("T", this.#target.newString(unique));
+    this.#names.add(unique);
+  }
+
+  /** Default appearance, default resources (fonts) and NeedAppearances, merged key by key. */
+  #mergeDefaults(form: mupdf.PDFObject, sourceForm: mupdf.PDFObject, map: mupdf.PDFGraftMap): void {
+    const appearance = sourceForm.get("DA");
+    if (appearance.isString() && form.get("DA").isNull()) form.put("DA", map.graftObject(appearance));
+    if (sourceForm.get("NeedAppearances").asBoolean()) form.put("NeedAppearances", true);
+    const resources = sourceForm.get("DR");
+    if (!resources.isDictionary()) return;
+    const merged = form.get("DR");
+    if (!merged.isDictionary()) {
+      form.put("DR", map.graftObject(resources));
+      return;
+    }
+    resources.forEach((entries, category) => {
+      if (!entries.isDictionary()) return;
+      const target = merged.get(category);
+      if (!target.isDictionary()) {
+        merged.put(category, map.graftObject(entries));
+        return;
+      }
+      entries.forEach((value, key) => {
+        if (target.get(key).isNull()) target.put(key, map.graftObject(value));
+      });
+    });
+  }
+}

@@ -1,0 +1,61 @@
+import * as mupdf from "mupdf";
+import { AppError } from "../../contract/index.ts";
+
+// MuPDF prints warnings and errors to stderr by default, and they can quote document content:
+// the product never logs content, so they are dropped (failures still surface as exceptions).
+mupdf.setLog({ warning: () => {}, error: () => {} });
+
+/**
+ * Opens one input PDF with the rules every PDF tool shares. MuPDF repairs broken cross-reference
+ * tables on open; a repaired document is accepted. Failures name the file by its position in the
+ * request (`file_index`, 0-based) so the client can point at it without the file name being logged.
+ */
+export function openPdf(bytes: Uint8Array, fileIndex: number): mupdf.PDFDocument {
+  const context = { file_index: fileIndex };
+  let document: mupdf.Document;
+  try {
+    document = mupdf.Document.openDocument(bytes, "application/pdf");
+  } catch {
+    throw new AppError("PDF_DAMAGED", "The PDF cannot be read, even after repair.", context);
+  }
+  const pdf = document.asPDF();
+  if (pdf === null) {
+    document.destroy();
+    throw new AppError("PDF_DAMAGED", "The file is not a PDF document.", context);
+  }
+  // MuPDF has already tried the empty user password: a document still locked needs a real one.
+  if (pdf.needsPassword()) {
+    pdf.destroy();
+    throw new AppError("PDF_ENCRYPTED", "The PDF is protected by a password.", context);
+  }
+  let pages: number;
+  try {
+    pages = pdf.countPages();
+  } catch {
+    pdf.destroy();
+    throw new AppError("PDF_DAMAGED", "The page tree of the PDF cannot be read.", context);
+  }
+  if (pages === 0) {
+    const readable = hasReadablePageTree(pdf);
+    pdf.destroy();
+    // An unreadable page tree (e.g. PDF 2.0 Brotli streams, which MuPDF opens as 0 pages without
+    // an error) is damage or an unsupported feature; a well-formed but empty tree has no pages.
+    if (!readable) throw new AppError("PDF_DAMAGED", "The pages of the PDF cannot be read.", context);
+    throw new AppError("PDF_NO_PAGES", "The PDF has no pages.", context);
+  }
+  return pdf;
+}
+
+function hasReadablePageTree(pdf: mupdf.PDFDocument): boolean {
+  try {
+    const tree = pdf.getTrailer().get("Root", "Pages");
+    return tree.isDictionary() && tree.get("Count").isNumber();
+  } catch {
+    return false;
+  }
+}
+
+/** MuPDF reports allocation failures as errors whose message names memory. */
+export function isOutOfMemory(error: unknown): boolean {
+  return error instanceof Error && /out of memory|malloc|cannot allocate/i.test(error.message);
+}

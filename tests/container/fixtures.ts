@@ -1,0 +1,239 @@
+/**
+ * Test inputs built in code: PDFs made with MuPDF (pages with distinguishable text, bookmarks,
+ * links, a note, a form field; encrypted; damaged in repairable and irreparable ways) and PNGs
+ * made with sharp. Plus readers that check real properties of outputs.
+ */
+import * as mupdf from "mupdf";
+import sharp from "sharp";
+import type { EngineInput } from "../../engines/types.ts";
+
+export interface PdfOptions {
+  /** Bookmarks: [title, 0-based page, children]. */
+  readonly outline?: readonly OutlineSpec[];
+  /** Each page i links to page (i + 1) % pages, and to https://example.com/<label>. */
+  readonly links?: boolean;
+  /** A sticky note on the first page with this text. */
+  readonly note?: string;
+  /** A text form field on the first page: [field name, value]. */
+  readonly field?: readonly [string, string];
+  /** A signed signature field whose value references the catalog (a DocMDP signature does). */
+  readonly signed?: boolean;
+}
+
+export type OutlineSpec = readonly [title: string, page: number, children?: readonly OutlineSpec[]];
+
+/** Text drawn on page `index` (0-based) of a fixture labelled `label`. */
+export function pageText(label: string, index: number): string {
+  return `${label} page ${index + 1}`;
+}
+
+export function textPdfDocument(label: string, pages: number, options: PdfOptions = {}): mupdf.PDFDocument {
+  const doc = new mupdf.PDFDocument();
+  const font = doc.addSimpleFont(new mupdf.Font("Helvetica"));
+  for (let i = 0; i < pages; i++) {
+    const resources = doc.addObject({ Font: { F1: font } });
+    const contents = `BT /F1 24 Tf 72 720 Td (${pageText(label, i)}) Tj ET`;
+    doc.insertPage(-1, doc.addPage([0, 0, 595, 842], 0, resources, contents));
+  }
+  if (options.links) {
+    for (let i = 0; i < pages; i++) {
+      const page = doc.loadPage(i);
+      page.createLink([72, 100, 300, 130], `#page=${((i + 1) % pages) + 1}`);
+      page.createLink([72, 200, 300, 230], `https://example.com/${label}`);
+    }
+  }
+  if (options.outline) {
+    const iterator = doc.outlineIterator();
+    const insert = (items: readonly OutlineSpec[]) => {
+      for (const [title, page, children] of items) {
+        iterator.insert({ title, uri: `#page=${page + 1}`, open: true });
+        if (!children?.length) continue;
+        iterator.prev();
+        iterator.down();
+        insert(children);
+        iterator.up();
+        iterator.next();
+      }
+    };
+    insert(options.outline);
+  }
+  if (options.note) {
+    const note = doc.loadPage(0).createAnnotation("Text");
+    note.setRect([400, 700, 420, 720]);
+    note.setContents(options.note);
+    note.update();
+  }
+  if (options.field) addTextField(doc, options.field[0], options.field[1]);
+  if (options.signed) addSignedField(doc);
+  return doc;
+}
+
+/** A text field with its widget on the first page, written as plain PDF objects. */
+function addTextField(doc: mupdf.PDFDocument, name: string, value: string): void {
+  addField(doc, "Tx", name, doc.newString(value));
+}
+
+function addSignedField(doc: mupdf.PDFDocument): void {
+  const reference = doc.newDictionary();
+  reference.put("Type", doc.newName("SigRef"));
+  reference.put("TransformMethod", doc.newName("DocMDP"));
+  reference.put("Data", doc.getTrailer().get("Root"));
+  const signature = doc.addObject(doc.newDictionary());
+  signature.put("Type", doc.newName("Sig"));
+  signature.put("Filter", doc.newName("Adobe.PPKLite"));
+  signature.put("Reference", [reference]);
+  addField(doc, "Sig", "signature", signature);
+}
+
+function addField(doc: mupdf.PDFDocument, type: string, name: string, value: mupdf.PDFObject): void {
+  const page = doc.findPage(0);
+  const widget = doc.addObject(doc.newDictionary());
+  widget.put("Type", doc.newName("Annot"));
+  widget.put("Subtype", doc.newName("Widget"));
+  widget.put("FT", doc.newName(type));
+  widget.put("T", doc.newString(name));
+  widget.put("V", value);
+  widget.put("Rect", [72, 400, 300, 430]);
+  widget.put("P", page);
+  const annots = page.get("Annots");
+  if (annots.isArray()) annots.push(widget);
+  else page.put("Annots", [widget]);
+  const root = doc.getTrailer().get("Root");
+  const fields = root.get("AcroForm", "Fields");
+  if (fields.isArray()) {
+    fields.push(widget);
+    return;
+  }
+  const form = doc.newDictionary();
+  form.put("Fields", [widget]);
+  form.put("DA", doc.newString("/Helv 12 Tf 0 g"));
+  root.put("AcroForm", form);
+}
+
+export function save(doc: mupdf.PDFDocument, options = "compress"): Uint8Array {
+  return doc.saveToBuffer(options).asUint8Array().slice();
+}
+
+export function textPdf(label: string, pages: number, options: PdfOptions = {}): Uint8Array {
+  return save(textPdfDocument(label, pages, options));
+}
+
+export function encryptedPdf(): Uint8Array {
+  return save(textPdfDocument("Secret", 2), "encrypt=aes-256,user-password=x,owner-password=y");
+}
+
+/** A valid PDF whose cross-reference offsets are all wrong: MuPDF rebuilds them on open. */
+export function repairablePdf(label: string, pages: number): Uint8Array {
+  const text = new TextDecoder("latin1").decode(save(textPdfDocument(label, pages), ""));
+  const broken = text
+    .replace(/^(\d{10}) (\d{5}) n/gm, (_, _offset, generation) => `0000000009 ${generation} n`)
+    .replace(/startxref\s+\d+/, "startxref\n123");
+  return Uint8Array.from(broken, (c) => c.charCodeAt(0));
+}
+
+/** A PDF header followed by bytes that hold no PDF objects at all. */
+export function irreparablePdf(): Uint8Array {
+  const bytes = new Uint8Array(4096);
+  let seed = 42;
+  for (let i = 0; i < bytes.length; i++) {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    bytes[i] = seed & 0xff;
+  }
+  bytes.set(new TextEncoder().encode("%PDF-1.7\n"), 0);
+  return bytes;
+}
+
+/** A well-formed PDF whose page tree is empty. */
+export function emptyPdf(): Uint8Array {
+  return save(new mupdf.PDFDocument(), "");
+}
+
+/** A PDF whose one page draws a large grey image of random (incompressible) bytes. */
+export function heavyPdf(megabytes: number, seed: number): Uint8Array {
+  const doc = new mupdf.PDFDocument();
+  const side = Math.floor(Math.sqrt(megabytes * 1024 * 1024));
+  const pixels = new Uint8Array(side * side);
+  let state = seed;
+  for (let i = 0; i < pixels.length; i++) {
+    state = (state * 1103515245 + 12345) & 0x7fffffff;
+    pixels[i] = state >> 16;
+  }
+  const image = doc.addRawStream(pixels, {
+    Type: "XObject",
+    Subtype: "Image",
+    Width: side,
+    Height: side,
+    ColorSpace: "DeviceGray",
+    BitsPerComponent: 8,
+  });
+  const resources = doc.addObject({ XObject: { Im1: image } });
+  doc.insertPage(-1, doc.addPage([0, 0, 595, 842], 0, resources, "q 595 0 0 842 0 0 cm /Im1 Do Q"));
+  return save(doc, "");
+}
+
+export function pdfInput(name: string, bytes: Uint8Array): EngineInput {
+  return { name, kind: "pdf", bytes };
+}
+
+export function openPdf(bytes: Uint8Array): mupdf.PDFDocument {
+  return new mupdf.PDFDocument(bytes);
+}
+
+/** The text of every page, trimmed. */
+export function pageTexts(doc: mupdf.PDFDocument): string[] {
+  const texts: string[] = [];
+  for (let i = 0; i < doc.countPages(); i++) {
+    texts.push(doc.loadPage(i).toStructuredText("preserve-whitespace").asText().trim());
+  }
+  return texts;
+}
+
+export interface FlatBookmark {
+  readonly title: string;
+  readonly page: number | undefined;
+  readonly depth: number;
+}
+
+export function flatOutline(doc: mupdf.PDFDocument): FlatBookmark[] {
+  const flat: FlatBookmark[] = [];
+  const walk = (items: ReturnType<mupdf.Document["loadOutline"]>, depth: number) => {
+    for (const item of items ?? []) {
+      flat.push({ title: item.title ?? "", page: item.page, depth });
+      walk(item.down ?? null, depth + 1);
+    }
+  };
+  walk(doc.loadOutline(), 0);
+  return flat;
+}
+
+/** Objects of type /Page anywhere in the file: more than the page count means copied-along pages. */
+export function countPageObjects(doc: mupdf.PDFDocument): number {
+  let count = 0;
+  for (let i = 1; i < doc.countObjects(); i++) {
+    const object = doc.newIndirect(i).resolve();
+    if (object.isDictionary() && object.get("Type").asName() === "Page") count++;
+  }
+  return count;
+}
+
+/** An RGBA PNG: left half opaque red, right half fully transparent (hidden colour: black). */
+export async function halfTransparentPng(width: number, height: number): Promise<Uint8Array> {
+  const pixels = Buffer.alloc(width * height * 4);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width / 2; x++) pixels.set([255, 0, 0, 255], (y * width + x) * 4);
+  }
+  return new Uint8Array(
+    await sharp(pixels, { raw: { width, height, channels: 4 } })
+      .png()
+      .toBuffer(),
+  );
+}
+
+/** An opaque PNG stored landscape with EXIF orientation 6 (display rotated 90° clockwise). */
+export async function rotatedPng(width: number, height: number): Promise<Uint8Array> {
+  const png = await sharp({ create: { width, height, channels: 3, background: { r: 0, g: 90, b: 200 } } })
+    .png()
+    .withMetadata({ orientation: 6 })
+    .toBuffer();
+  return new Uint8Array(png);
+}

@@ -1,0 +1,109 @@
+import { request } from "node:http";
+import { afterEach, describe, expect, it } from "vitest";
+import { type RunningConverter, startConverter } from "../../container/src/server.ts";
+import {
+  CONVERTER_HEALTH_PATH,
+  CONVERTER_JOB_PATH,
+  errorStatus,
+  healthResponseSchema,
+} from "../../contract/index.ts";
+import { heavyPdf, openPdf, pageText, pageTexts, textPdf } from "./fixtures.ts";
+import { jobError, jobOutput, pdfFile, postJob } from "./http.ts";
+
+const started: RunningConverter[] = [];
+
+async function converterWith(limits: Parameters<typeof startConverter>[0]): Promise<RunningConverter> {
+  const converter = await startConverter({ host: "127.0.0.1", port: 0, log: () => {}, ...limits });
+  started.push(converter);
+  return converter;
+}
+
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((converter) => converter.close()));
+});
+
+async function health(converter: RunningConverter) {
+  return healthResponseSchema.parse(await (await fetch(`${converter.url}${CONVERTER_HEALTH_PATH}`)).json());
+}
+
+/** A small job that must succeed: proves the service (and a runner) is usable again. */
+async function smallJobWorks(converter: RunningConverter): Promise<void> {
+  const output = await jobOutput(
+    await postJob(converter.url, "merge-pdf", {}, [pdfFile("s.pdf", textPdf("S", 1))]),
+  );
+  expect(pageTexts(openPdf(output.bytes))).toEqual([pageText("S", 0)]);
+}
+
+/** Starts a job upload and never finishes it: the job holds its place in the pool meanwhile. */
+function stalledUpload(url: string): { abort(): void } {
+  const boundary = "stalled-boundary";
+  const upload = request(`${url}${CONVERTER_JOB_PATH}/merge-pdf`, {
+    method: "POST",
+    headers: { "Content-Type": `multipart/form-data; boundary=${boundary}` },
+  });
+  upload.on("error", () => {});
+  upload.write(`--${boundary}\r\nContent-Disposition: form-data; name="options"\r\n\r\n{}\r\n`);
+  return { abort: () => upload.destroy() };
+}
+
+/** Retries `check` until it returns true; a failure after the deadline is rethrown. */
+async function eventually(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      if (await check()) return;
+      if (Date.now() > deadline) throw new Error("condition not reached in time");
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe("converter limits", () => {
+  it("answers 503 CONVERTER_BUSY when running and queued jobs fill the pool", async () => {
+    const converter = await converterWith({ concurrency: 1, queueLimit: 1 });
+    const uploads = [stalledUpload(converter.url), stalledUpload(converter.url)];
+    // Both stalled uploads are admitted (one slot, one queue place): the next job is refused.
+    await eventually(async () => {
+      const response = await postJob(converter.url, "merge-pdf", {}, [pdfFile("a.pdf", textPdf("A", 1))]);
+      if (response.ok) return false;
+      const { status, error } = await jobError(response);
+      expect([error.code, status]).toEqual(["CONVERTER_BUSY", errorStatus("CONVERTER_BUSY")]);
+      return true;
+    });
+    for (const upload of uploads) upload.abort();
+    // Aborted uploads give their places back.
+    await eventually(async () => {
+      const response = await postJob(converter.url, "merge-pdf", {}, [pdfFile("a.pdf", textPdf("A", 1))]);
+      await response.arrayBuffer();
+      return response.ok;
+    });
+  });
+
+  it("stops a job over the time limit with 504 JOB_TIMEOUT and replaces its runner", async () => {
+    const converter = await converterWith({ concurrency: 1, queueLimit: 0, timeoutMs: 250 });
+    const long = textPdf("L", 1500);
+    const files = [1, 2, 3, 4].map((n) => pdfFile(`${n}.pdf`, long));
+    const started = performance.now();
+    const { status, error } = await jobError(await postJob(converter.url, "merge-pdf", {}, files));
+    expect([error.code, status]).toEqual(["JOB_TIMEOUT", 504]);
+    expect(error.context).toEqual({ limit_ms: 250 });
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect((await health(converter)).running).toBe(0);
+    await eventually(async () => {
+      await smallJobWorks(converter);
+      return true;
+    });
+  });
+
+  it("stops a job over the memory cap with 507 JOB_OUT_OF_MEMORY and replaces its runner", async () => {
+    const converter = await converterWith({ concurrency: 1, queueLimit: 1, memoryMb: 320 });
+    // Three 24 MB images of random bytes: the runner holds inputs, sources and the merged copy.
+    const files = [1, 2, 3].map((seed) => pdfFile(`${seed}.pdf`, heavyPdf(24, seed)));
+    const { status, error } = await jobError(await postJob(converter.url, "merge-pdf", {}, files));
+    expect([error.code, status]).toEqual(["JOB_OUT_OF_MEMORY", 507]);
+    expect(error.context).toEqual({ limit_mb: 320 });
+    await smallJobWorks(converter);
+  });
+});

@@ -1,0 +1,101 @@
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningConverter, startConverter } from "../../container/src/server.ts";
+import { CONVERTER_HEALTH_PATH, errorStatus, healthResponseSchema, TOOLS } from "../../contract/index.ts";
+import { encryptedPdf, halfTransparentPng, openPdf, pageText, pageTexts, textPdf } from "./fixtures.ts";
+import { jobError, jobOutput, pdfFile, postInspect, postJob } from "./http.ts";
+
+let converter: RunningConverter;
+
+beforeAll(async () => {
+  converter = await startConverter({ host: "127.0.0.1", port: 0, concurrency: 2, queueLimit: 2 });
+});
+
+afterAll(async () => {
+  await converter?.close();
+});
+
+describe("converter service", () => {
+  it("answers health with running jobs and capacity", async () => {
+    expect(converter.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const response = await fetch(`${converter.url}${CONVERTER_HEALTH_PATH}`);
+    expect(healthResponseSchema.parse(await response.json())).toEqual({ ok: true, running: 0, capacity: 2 });
+  });
+
+  it("merges PDFs: output bytes, PDF content type, facts header", async () => {
+    const files = [pdfFile("a.pdf", textPdf("A", 2)), pdfFile("b.pdf", textPdf("B", 1))];
+    const output = await jobOutput(await postJob(converter.url, "merge-pdf", {}, files));
+    expect(output.type).toBe("application/pdf");
+    expect(output.facts).toMatchObject({ pages: 3, files: 2 });
+    expect(pageTexts(openPdf(output.bytes))).toEqual([pageText("A", 0), pageText("A", 1), pageText("B", 0)]);
+  });
+
+  it("converts a PNG to JPEG with the quality option", async () => {
+    const png = { name: "x.png", type: "image/png", bytes: await halfTransparentPng(40, 30) };
+    const output = await jobOutput(await postJob(converter.url, "png-to-jpg", { quality: "high" }, [png]));
+    expect(output.type).toBe("image/jpeg");
+    expect(output.facts).toEqual({ width: 40, height: 30 });
+    expect((await sharp(output.bytes).metadata()).format).toBe("jpeg");
+  });
+
+  it("answers engine failures with the error envelope and the code's status", async () => {
+    const files = [pdfFile("a.pdf", textPdf("A", 1)), pdfFile("locked.pdf", encryptedPdf())];
+    const response = await postJob(converter.url, "merge-pdf", {}, files, { "X-Request-Id": "req-42" });
+    const { status, error, requestId } = await jobError(response);
+    expect(status).toBe(errorStatus("PDF_ENCRYPTED"));
+    expect(error).toMatchObject({ code: "PDF_ENCRYPTED", context: { file_index: 1 } });
+    expect(requestId).toBe("req-42");
+  });
+
+  it("validates tool, files and options before running anything", async () => {
+    const pdf = pdfFile("a.pdf", textPdf("A", 1));
+    const png = { name: "x.png", type: "image/png", bytes: await halfTransparentPng(8, 8) };
+    const tooMany = Array(TOOLS["merge-pdf"].input.maxFiles + 1).fill(pdf);
+    const cases: [() => Promise<Response>, string][] = [
+      [() => postJob(converter.url, "no-such-tool", {}, [pdf]), "BAD_REQUEST"],
+      [() => postJob(converter.url, "split-pdf", {}, [pdf]), "TOOL_NOT_AVAILABLE"],
+      [() => postJob(converter.url, "merge-pdf", {}, []), "NO_FILE"],
+      [() => postJob(converter.url, "merge-pdf", {}, [pdf, png]), "UNSUPPORTED_FILE_TYPE"],
+      [() => postJob(converter.url, "png-to-jpg", { quality: "ultra" }, [png]), "INVALID_OPTIONS"],
+      [() => postJob(converter.url, "merge-pdf", {}, tooMany), "TOO_MANY_FILES"],
+    ];
+    for (const [send, code] of cases) {
+      const { status, error } = await jobError(await send());
+      expect([error.code, status]).toEqual([code, errorStatus(error.code)]);
+    }
+    const wrongKind = await jobError(await postJob(converter.url, "merge-pdf", {}, [pdf, png]));
+    expect(wrongKind.error.context).toEqual({ file_index: 1 });
+  });
+
+  it("refuses a file over the tool's size limit", async () => {
+    const big = new Uint8Array(TOOLS["png-to-jpg"].input.maxFileBytes + 1);
+    big.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    const png = { name: "big.png", type: "image/png", bytes: big };
+    const { status, error } = await jobError(await postJob(converter.url, "png-to-jpg", {}, [png]));
+    expect([error.code, status]).toEqual(["FILE_TOO_LARGE", 413]);
+  });
+
+  it("inspects a PDF's page count, with the same error codes", async () => {
+    const response = await postInspect(converter.url, textPdf("A", 4));
+    expect(await response.json()).toEqual({ pages: 4 });
+    expect((await jobError(await postInspect(converter.url, encryptedPdf()))).error.code).toBe(
+      "PDF_ENCRYPTED",
+    );
+    const notPdf = await jobError(await postInspect(converter.url, await halfTransparentPng(8, 8)));
+    expect([notPdf.error.code, notPdf.status]).toEqual(["UNSUPPORTED_FILE_TYPE", 415]);
+  });
+
+  it("runs concurrent jobs and reports none running afterwards", async () => {
+    const jobs = [1, 2, 3, 4].map((n) =>
+      postJob(converter.url, "merge-pdf", {}, [pdfFile("a.pdf", textPdf(`J${n}`, 2))]),
+    );
+    const outputs = await Promise.all(jobs.map(async (job) => jobOutput(await job)));
+    expect(outputs.map((output) => pageTexts(openPdf(output.bytes))[0])).toEqual(
+      [1, 2, 3, 4].map((n) => pageText(`J${n}`, 0)),
+    );
+    const health = healthResponseSchema.parse(
+      await (await fetch(`${converter.url}${CONVERTER_HEALTH_PATH}`)).json(),
+    );
+    expect(health.running).toBe(0);
+  });
+});

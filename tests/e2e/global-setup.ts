@@ -1,0 +1,40 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { TestProject } from "vitest/node";
+import { type Stack, startStack } from "../../scripts/stack.ts";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    siteUrl: string;
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts the real site (converter + wrangler dev on fresh local state) for the browser tests. */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const persistTo = mkdtempSync(join(tmpdir(), "e2e-state-"));
+  const stack: Stack = await startStack({
+    port: await freePort(),
+    converterPort: await freePort(),
+    persistTo,
+    quiet: true,
+  });
+  project.provide("siteUrl", stack.url);
+  return async () => {
+    await stack.stop();
+    rmSync(persistTo, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,123 @@
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import * as mupdf from "mupdf";
+import type { Browser, Page } from "playwright-core";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { halfTransparentPng, pageTexts, textPdf } from "../container/fixtures.ts";
+import { launchChromium } from "./browser.ts";
+
+type Tree = { [key: string]: string | Tree };
+const LOCALES = resolve(import.meta.dirname, "../../locales");
+
+/** A translated string from the locale files, with {{placeholders}} filled in. */
+function translator(lang: string) {
+  const tree = JSON.parse(readFileSync(join(LOCALES, lang, "common.json"), "utf8")) as Tree;
+  return (key: string, values: Record<string, string | number> = {}): string => {
+    const found = key.split(".").reduce<string | Tree | undefined>(
+      (node, part) => (typeof node === "object" ? node[part] : undefined),
+      tree,
+    );
+    if (typeof found !== "string") throw new Error(`no ${lang} text for ${key}`);
+    return found.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(values[name] ?? ""));
+  };
+}
+
+let browser: Browser;
+let closeBrowser: () => Promise<void>;
+const siteUrl = inject("siteUrl");
+
+beforeAll(async () => {
+  ({ browser, close: closeBrowser } = await launchChromium());
+});
+afterAll(async () => {
+  await closeBrowser?.();
+});
+
+async function newPage(): Promise<Page> {
+  const context = await browser.newContext({ acceptDownloads: true });
+  const page = await context.newPage();
+  page.on("pageerror", (error) => {
+    throw error;
+  });
+  return page;
+}
+
+async function downloadBytes(page: Page, click: () => Promise<void>): Promise<{ name: string; bytes: Buffer }> {
+  const [download] = await Promise.all([page.waitForEvent("download"), click()]);
+  const path = await download.path();
+  return { name: download.suggestedFilename(), bytes: readFileSync(path) };
+}
+
+describe("Merge PDFs in English", () => {
+  it("merges two PDFs in the chosen order and downloads the merged file", async () => {
+    const t = translator("en");
+    const page = await newPage();
+    await page.goto(`${siteUrl}/tools/merge-pdf`);
+    await page.getByTestId("file-input").setInputFiles([
+      { name: "alpha.pdf", mimeType: "application/pdf", buffer: Buffer.from(textPdf("alpha", 2)) },
+      { name: "beta.pdf", mimeType: "application/pdf", buffer: Buffer.from(textPdf("beta", 3)) },
+    ]);
+    // Put beta first: the merged file must follow the list, not the upload order.
+    await page.getByRole("button", { name: t("merge.reverse") }).click();
+    await page.getByRole("button", { name: t("merge.merge") }).click();
+    await expect
+      .poll(() => page.getByTestId("result-panel").isVisible(), { timeout: 60_000 })
+      .toBe(true);
+    await expect(page.getByRole("heading", { name: t("merge.resultTitle") })).toBeTruthy();
+
+    const file = await downloadBytes(page, () =>
+      page.getByRole("button", { name: t("result.download"), exact: true }).click(),
+    );
+    expect(file.name).toMatch(/\.pdf$/);
+    const merged = mupdf.PDFDocument.openDocument(file.bytes, "application/pdf") as mupdf.PDFDocument;
+    expect(merged.countPages()).toBe(5);
+    const texts = pageTexts(merged);
+    expect(texts[0]).toContain("beta");
+    expect(texts[3]).toContain("alpha");
+    await page.context().close();
+  });
+
+  it("refuses a file that is not a PDF with the spec's message and keeps the page usable", async () => {
+    const t = translator("en");
+    const page = await newPage();
+    await page.goto(`${siteUrl}/tools/merge-pdf`);
+    await page.getByTestId("file-input").setInputFiles([
+      { name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello") },
+    ]);
+    await expect
+      .poll(() => page.getByText(t("errors.onlyPdf")).first().isVisible(), { timeout: 10_000 })
+      .toBe(true);
+    await page.context().close();
+  });
+});
+
+describe("PNG to JPG in German", () => {
+  it("converts a transparent PNG into a JPEG of the same pixel size", async () => {
+    const t = translator("de");
+    const page = await newPage();
+    await page.goto(`${siteUrl}/de/tools/png-to-jpg`);
+    await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe("de");
+    const png = Buffer.from(await halfTransparentPng(320, 200));
+    await page.getByTestId("file-input").setInputFiles([{ name: "bild.png", mimeType: "image/png", buffer: png }]);
+    await page.getByRole("button", { name: t("imageConverter.convert", { format: "JPG" }) }).click();
+    await expect
+      .poll(() => page.getByTestId("result-panel").isVisible(), { timeout: 60_000 })
+      .toBe(true);
+
+    const file = await downloadBytes(page, () =>
+      page.getByRole("button", { name: t("imageConverter.download", { format: "JPG" }) }).click(),
+    );
+    expect(file.name).toBe("bild.jpg");
+    expect([...file.bytes.subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
+    const meta = await sharp(file.bytes).metadata();
+    expect(meta).toMatchObject({ format: "jpeg", width: 320, height: 200 });
+    // Left half opaque red, right half fully transparent: flattened onto white, not black.
+    const { data } = await sharp(file.bytes).raw().toBuffer({ resolveWithObject: true });
+    const pixel = (x: number, y: number) => [...data.subarray((y * 320 + x) * 3, (y * 320 + x) * 3 + 3)];
+    for (const channel of pixel(280, 100)) expect(channel).toBeGreaterThan(245);
+    expect(pixel(40, 100)[0]).toBeGreaterThan(200);
+    expect(pixel(40, 100)[1]).toBeLessThan(50);
+    await page.context().close();
+  });
+});
