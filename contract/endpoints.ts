@@ -1,6 +1,6 @@
 import type { FileKind } from "./file-kinds.ts";
 import type { TaskType } from "./tools.ts";
-import { type ToolId, TOOLS } from "./tools.ts";
+import { TOOLS, type ToolId } from "./tools.ts";
 
 /** Every API path, shared by the Worker's routes, the client and the OpenAPI document. */
 export const API_PATHS = {
@@ -58,7 +58,10 @@ export function imageConvertTool(source: FileKind, targetFormat: string, quality
   for (const [id, endpoint] of Object.entries(TOOL_ENDPOINTS)) {
     const tool = TOOLS[id as ToolId];
     if (endpoint.path !== API_PATHS.imageConvert || !("target_format" in endpoint.fields)) continue;
-    if (endpoint.fields.target_format === target && (tool.input.kinds as readonly FileKind[]).includes(source)) {
+    if (
+      endpoint.fields.target_format === target &&
+      (tool.input.kinds as readonly FileKind[]).includes(source)
+    ) {
       return id as ToolId;
     }
   }

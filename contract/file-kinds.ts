@@ -46,7 +46,9 @@ function isUtf8TextWithoutNul(bytes: Uint8Array): boolean {
   if (bytes.includes(0)) return false;
   try {
     // A multi-byte character cut at the sniff boundary is not an error: drop up to 3 trailing bytes.
-    new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes.subarray(0, Math.max(0, bytes.length - 3)));
+    new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(
+      bytes.subarray(0, Math.max(0, bytes.length - 3)),
+    );
     return true;
   } catch {
     return false;

@@ -65,10 +65,11 @@ const imageInput = (kinds: readonly FileKind[], maxFiles = 1): ToolInput => ({
   maxTotalBytes: maxFiles === 1 ? 50 * MB : 100 * MB,
 });
 /**
- * Edge image budget: MozJPEG WASM needs ~27 MB per megapixel for decode + encode, and the
- * isolate has 128 MB shared by concurrent requests (engines.md); bigger images go to the container.
+ * Edge image budget: PNG decode + MozJPEG encode peaked at ~33 MB per megapixel in workerd (about
+ * 100 MB at 3 MP) and the isolate has 128 MB shared by concurrent requests; bigger images go to
+ * the container.
  */
-const edgeImage: ToolEngine = { kind: "edge", edgeBudget: { maxPixels: 3_000_000, maxBytes: 15 * MB } };
+const edgeImage: ToolEngine = { kind: "edge", edgeBudget: { maxPixels: 2_500_000, maxBytes: 10 * MB } };
 const container: ToolEngine = { kind: "container" };
 
 function declare<const T extends ToolDeclaration>(tool: T): T {

@@ -13,7 +13,8 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 /** Browser tests drive Debian's Chromium; install it when missing (as root, from apt). */
 async function ensureChromium(): Promise<void> {
   if (existsSync(CHROMIUM)) return;
-  if (process.getuid?.() !== 0) throw new Error(`${CHROMIUM} is missing: run "sudo apt-get install -y chromium"`);
+  if (process.getuid?.() !== 0)
+    throw new Error(`${CHROMIUM} is missing: run "sudo apt-get install -y chromium"`);
   await run("apt-get", ["update", "-qq"]);
   await run("apt-get", ["install", "-y", "-qq", "--no-install-recommends", "chromium"], {
     ...process.env,
@@ -59,12 +60,16 @@ const started = performance.now();
 const results: boolean[] = [];
 for (const project of ["contract", "worker", "container", "client"]) {
   results.push(
-    await step(`typecheck ${project}`, () => run(node, [bin("typescript", "bin/tsc"), "-p", `${project}/tsconfig.json`])),
+    await step(`typecheck ${project}`, () =>
+      run(node, [bin("typescript", "bin/tsc"), "-p", `${project}/tsconfig.json`]),
+    ),
   );
 }
 results.push(await step("lint (biome)", () => run(node, [bin("@biomejs/biome", "bin/biome"), "check", "."])));
 results.push(await step("build client", buildClient));
-results.push(await step("unit + container + worker tests", () => vitest("core.json", ["unit", "container", "worker"])));
+results.push(
+  await step("unit + container + worker tests", () => vitest("core.json", ["unit", "container", "worker"])),
+);
 results.push(await step("install Chromium if missing", ensureChromium));
 results.push(await step("browser tests (Chromium)", () => vitest("e2e.json", ["e2e"])));
 

@@ -18,6 +18,8 @@ import { multipartBody } from "./multipart-body.ts";
 
 /** One job input, opened only when the request body reaches it. */
 export interface ConverterInput {
+  /** The user's file name: merge titles bookmarks with it; the converter never logs it. */
+  readonly name: string;
   readonly kind: FileKind;
   readonly size: number;
   open(): Promise<ReadableStream<Uint8Array>>;
@@ -82,12 +84,11 @@ function parseFacts(header: string | null): JobFacts {
 export function converterClient(transport: Transport): ConverterClient {
   return {
     async runJob(tool, options, inputs) {
-      // Neutral part names: user file names never reach the converter (or its logs).
       const multipart = multipartBody(
         [["options", JSON.stringify(options)]],
         inputs.map((input, index) => ({
           field: "files",
-          filename: `input-${index + 1}.${FILE_KINDS[input.kind].extensions[0]}`,
+          filename: input.name || `file-${index + 1}.${FILE_KINDS[input.kind].extensions[0]}`,
           contentType: FILE_KINDS[input.kind].mime,
           size: input.size,
           open: () => input.open(),

@@ -106,6 +106,7 @@ export async function runJob(task: TaskRecord, deps: JobDeps, progress: Progress
     tool,
     task.options,
     task.inputs.map((input) => ({
+      name: input.name,
       kind: input.kind,
       size: input.size,
       open: async () => (await openInput(deps.files, input)).body,

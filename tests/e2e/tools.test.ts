@@ -14,10 +14,12 @@ const LOCALES = resolve(import.meta.dirname, "../../locales");
 function translator(lang: string) {
   const tree = JSON.parse(readFileSync(join(LOCALES, lang, "common.json"), "utf8")) as Tree;
   return (key: string, values: Record<string, string | number> = {}): string => {
-    const found = key.split(".").reduce<string | Tree | undefined>(
-      (node, part) => (typeof node === "object" ? node[part] : undefined),
-      tree,
-    );
+    const found = key
+      .split(".")
+      .reduce<string | Tree | undefined>(
+        (node, part) => (typeof node === "object" ? node[part] : undefined),
+        tree,
+      );
     if (typeof found !== "string") throw new Error(`no ${lang} text for ${key}`);
     return found.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(values[name] ?? ""));
   };
@@ -43,7 +45,10 @@ async function newPage(): Promise<Page> {
   return page;
 }
 
-async function downloadBytes(page: Page, click: () => Promise<void>): Promise<{ name: string; bytes: Buffer }> {
+async function downloadBytes(
+  page: Page,
+  click: () => Promise<void>,
+): Promise<{ name: string; bytes: Buffer }> {
   const [download] = await Promise.all([page.waitForEvent("download"), click()]);
   const path = await download.path();
   return { name: download.suggestedFilename(), bytes: readFileSync(path) };
@@ -61,9 +66,7 @@ describe("Merge PDFs in English", () => {
     // Put beta first: the merged file must follow the list, not the upload order.
     await page.getByRole("button", { name: t("merge.reverse") }).click();
     await page.getByRole("button", { name: t("merge.merge") }).click();
-    await expect
-      .poll(() => page.getByTestId("result-panel").isVisible(), { timeout: 60_000 })
-      .toBe(true);
+    await expect.poll(() => page.getByTestId("result-panel").isVisible(), { timeout: 60_000 }).toBe(true);
     await expect(page.getByRole("heading", { name: t("merge.resultTitle") })).toBeTruthy();
 
     const file = await downloadBytes(page, () =>
@@ -82,9 +85,9 @@ describe("Merge PDFs in English", () => {
     const t = translator("en");
     const page = await newPage();
     await page.goto(`${siteUrl}/tools/merge-pdf`);
-    await page.getByTestId("file-input").setInputFiles([
-      { name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello") },
-    ]);
+    await page
+      .getByTestId("file-input")
+      .setInputFiles([{ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello") }]);
     await expect
       .poll(() => page.getByText(t("errors.onlyPdf")).first().isVisible(), { timeout: 10_000 })
       .toBe(true);
@@ -99,11 +102,11 @@ describe("PNG to JPG in German", () => {
     await page.goto(`${siteUrl}/de/tools/png-to-jpg`);
     await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe("de");
     const png = Buffer.from(await halfTransparentPng(320, 200));
-    await page.getByTestId("file-input").setInputFiles([{ name: "bild.png", mimeType: "image/png", buffer: png }]);
+    await page
+      .getByTestId("file-input")
+      .setInputFiles([{ name: "bild.png", mimeType: "image/png", buffer: png }]);
     await page.getByRole("button", { name: t("imageConverter.convert", { format: "JPG" }) }).click();
-    await expect
-      .poll(() => page.getByTestId("result-panel").isVisible(), { timeout: 60_000 })
-      .toBe(true);
+    await expect.poll(() => page.getByTestId("result-panel").isVisible(), { timeout: 60_000 }).toBe(true);
 
     const file = await downloadBytes(page, () =>
       page.getByRole("button", { name: t("imageConverter.download", { format: "JPG" }) }).click(),

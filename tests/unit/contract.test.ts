@@ -7,8 +7,8 @@ import {
   isTransient,
   jpegQuality,
   LANGUAGE_CODES,
-  parseToolOptions,
   POLLING,
+  parseToolOptions,
   QUALITY_PRESETS,
   sniffFileKind,
   TOOL_ENDPOINTS,
@@ -107,7 +107,8 @@ describe("tool declarations", () => {
 describe("endpoints", () => {
   it("names an endpoint for every tool", () => {
     expect(Object.keys(TOOL_ENDPOINTS).sort()).toEqual([...TOOL_IDS].sort());
-    for (const endpoint of Object.values(TOOL_ENDPOINTS)) expect(endpoint.path).toMatch(/^\/api\/(pdf|image)\//);
+    for (const endpoint of Object.values(TOOL_ENDPOINTS))
+      expect(endpoint.path).toMatch(/^\/api\/(pdf|image)\//);
   });
 
   it("resolves the tool behind /api/image/convert from the bytes' kind, target and quality", () => {

@@ -224,13 +224,16 @@ describe("fitsEdgeBudget", () => {
   });
   const idat = chunk("IDAT", [0x78, 0x9c]);
 
+  /** Rows of a 2000-pixel-wide image that exactly fill the declared pixel budget. */
+  const budgetRows = Math.floor(EDGE_BUDGET.maxPixels / 2000);
+
   it("accepts edge tools whose every input is within the byte and pixel budget", () => {
-    expect(fitsEdgeBudget("png-to-jpg", [input(png(ihdr(2000, 1500), idat))])).toBe(true);
+    expect(fitsEdgeBudget("png-to-jpg", [input(png(ihdr(2000, budgetRows), idat))])).toBe(true);
     expect(fitsEdgeBudget("jpg-to-png", [input(jpeg({ width: 1000, height: 1000 }), "jpeg")])).toBe(true);
   });
 
   it("refuses over-budget pixels, bytes, unreadable headers and container tools", () => {
-    expect(fitsEdgeBudget("png-to-jpg", [input(png(ihdr(2000, 1501), idat))])).toBe(false);
+    expect(fitsEdgeBudget("png-to-jpg", [input(png(ihdr(2000, budgetRows + 1), idat))])).toBe(false);
     const padded = new Uint8Array(EDGE_BUDGET.maxBytes + 1);
     padded.set(png(ihdr(10, 10), idat));
     expect(fitsEdgeBudget("png-to-jpg", [input(padded)])).toBe(false);
