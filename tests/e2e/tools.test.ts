@@ -26,14 +26,13 @@ function translator(lang: string) {
 }
 
 let browser: Browser;
-let closeBrowser: () => Promise<void>;
 const siteUrl = inject("siteUrl");
 
 beforeAll(async () => {
-  ({ browser, close: closeBrowser } = await launchChromium());
+  browser = await launchChromium();
 });
 afterAll(async () => {
-  await closeBrowser?.();
+  await browser?.close();
 });
 
 async function newPage(): Promise<Page> {
