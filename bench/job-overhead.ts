@@ -5,44 +5,12 @@
  * service adds; the client's own time (FormData encoding, loopback transfer) is shown apart.
  * Run: `npx node bench/job-overhead.ts`.
  */
-import * as mupdf from "mupdf";
 import { startConverter } from "../container/src/server.ts";
 import { CONVERTER_JOB_PATH } from "../contract/index.ts";
 import { mergePdfs } from "../engines/pdf/merge.ts";
+import { heavyPdf, textPdf } from "../tests/container/fixtures.ts";
 
 const RUNS = 30;
-
-function textPdf(pages: number, label: string): Uint8Array {
-  const doc = new mupdf.PDFDocument();
-  const font = doc.addSimpleFont(new mupdf.Font("Helvetica"));
-  for (let i = 0; i < pages; i++) {
-    const resources = doc.addObject({ Font: { F1: font } });
-    doc.insertPage(
-      -1,
-      doc.addPage([0, 0, 595, 842], 0, resources, `BT /F1 24 Tf 72 720 Td (${label} ${i}) Tj ET`),
-    );
-  }
-  return doc.saveToBuffer("compress").asUint8Array().slice();
-}
-
-/** A one-page PDF carrying `megabytes` of incompressible image data: for the cost of moving bytes. */
-function heavyPdf(megabytes: number): Uint8Array {
-  const doc = new mupdf.PDFDocument();
-  const side = Math.floor(Math.sqrt(megabytes * 1024 * 1024));
-  const pixels = new Uint8Array(side * side).map((_, i) => (i * 2654435761) >>> 24);
-  const image = doc.addRawStream(pixels, {
-    Type: "XObject",
-    Subtype: "Image",
-    Width: side,
-    Height: side,
-    ColorSpace: "DeviceGray",
-    BitsPerComponent: 8,
-    Filter: "FlateDecode",
-  });
-  const resources = doc.addObject({ XObject: { Im1: image } });
-  doc.insertPage(-1, doc.addPage([0, 0, 595, 842], 0, resources, "q 595 0 0 842 0 0 cm /Im1 Do Q"));
-  return doc.saveToBuffer("").asUint8Array().slice();
-}
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -78,9 +46,9 @@ try {
   );
   console.log("|---|---|---|---|---|---|---|---|");
   const cases: [string, Uint8Array[]][] = [
-    ["merge 2 × 1 page", [textPdf(1, "a"), textPdf(1, "b")]],
-    ["merge 2 × 50 pages", [textPdf(50, "a"), textPdf(50, "b")]],
-    ["merge 2 × 10 MB", [heavyPdf(10), heavyPdf(10)]],
+    ["merge 2 × 1 page", [textPdf("a", 1), textPdf("b", 1)]],
+    ["merge 2 × 50 pages", [textPdf("a", 50), textPdf("b", 50)]],
+    ["merge 2 × 10 MB", [heavyPdf(10, 1), heavyPdf(10, 2)]],
   ];
   for (const [label, files] of cases) {
     const inputs = files.map((bytes, i) => ({ name: `${i}.pdf`, kind: "pdf" as const, bytes }));

@@ -69,14 +69,52 @@ const imageInput = (kinds: readonly FileKind[], maxFiles = 1): ToolInput => ({
  * 100 MB at 3 MP) and the isolate has 128 MB shared by concurrent requests; bigger images go to
  * the container.
  */
-const edgeImage: ToolEngine = { kind: "edge", edgeBudget: { maxPixels: 2_500_000, maxBytes: 10 * MB } };
-const container: ToolEngine = { kind: "container" };
+const edgeImage = {
+  kind: "edge",
+  edgeBudget: { maxPixels: 2_500_000, maxBytes: 10 * MB },
+} as const satisfies ToolEngine;
+const container = { kind: "container" } as const satisfies ToolEngine;
 
 function declare<const T extends ToolDeclaration>(tool: T): T {
   return tool;
 }
 
 const base = { available: false, comingSoon: false, premium: false } as const;
+
+/** A one-PDF tool announced as coming soon (card dimmed and disabled, API refuses it). */
+function comingSoonPdfTool<const Id extends string>(id: Id) {
+  return declare({
+    ...base,
+    id,
+    category: "pdf",
+    taskType: "pdf",
+    comingSoon: true,
+    input: pdfInput(1),
+    options: noOptions,
+    output: { kind: "pdf" },
+    engine: container,
+  });
+}
+
+/** An edge image format converter with the quality presets. */
+function imageConverter<
+  const Id extends string,
+  const Source extends FileKind,
+  const Target extends FileKind,
+  const Available extends boolean,
+>(id: Id, source: Source, target: Target, available: Available) {
+  return declare({
+    ...base,
+    id,
+    category: "image",
+    taskType: "image",
+    available,
+    input: imageInput([source]),
+    options: z.object({ quality: qualityPreset }),
+    output: { kind: target },
+    engine: edgeImage,
+  });
+}
 
 /** Every tool of the product, in the order of the tools index. Ids never change once shipped. */
 export const TOOLS = {
@@ -170,70 +208,12 @@ export const TOOLS = {
     output: { kind: "pdf" },
     engine: container,
   }),
-  ocr: declare({
-    ...base,
-    id: "ocr",
-    category: "pdf",
-    taskType: "pdf",
-    comingSoon: true,
-    input: pdfInput(1),
-    options: noOptions,
-    output: { kind: "pdf" },
-    engine: container,
-  }),
-  protect: declare({
-    ...base,
-    id: "protect",
-    category: "pdf",
-    taskType: "pdf",
-    comingSoon: true,
-    input: pdfInput(1),
-    options: noOptions,
-    output: { kind: "pdf" },
-    engine: container,
-  }),
-  sign: declare({
-    ...base,
-    id: "sign",
-    category: "pdf",
-    taskType: "pdf",
-    comingSoon: true,
-    input: pdfInput(1),
-    options: noOptions,
-    output: { kind: "pdf" },
-    engine: container,
-  }),
-  "png-to-jpg": declare({
-    ...base,
-    id: "png-to-jpg",
-    category: "image",
-    taskType: "image",
-    available: true,
-    input: imageInput(["png"]),
-    options: z.object({ quality: qualityPreset }),
-    output: { kind: "jpeg" },
-    engine: edgeImage,
-  }),
-  "jpg-to-png": declare({
-    ...base,
-    id: "jpg-to-png",
-    category: "image",
-    taskType: "image",
-    input: imageInput(["jpeg"]),
-    options: z.object({ quality: qualityPreset }),
-    output: { kind: "png" },
-    engine: edgeImage,
-  }),
-  "webp-to-jpg": declare({
-    ...base,
-    id: "webp-to-jpg",
-    category: "image",
-    taskType: "image",
-    input: imageInput(["webp"]),
-    options: z.object({ quality: qualityPreset }),
-    output: { kind: "jpeg" },
-    engine: edgeImage,
-  }),
+  ocr: comingSoonPdfTool("ocr"),
+  protect: comingSoonPdfTool("protect"),
+  sign: comingSoonPdfTool("sign"),
+  "png-to-jpg": imageConverter("png-to-jpg", "png", "jpeg", true),
+  "jpg-to-png": imageConverter("jpg-to-png", "jpeg", "png", false),
+  "webp-to-jpg": imageConverter("webp-to-jpg", "webp", "jpeg", false),
   "compress-image": declare({
     ...base,
     id: "compress-image",
