@@ -4,6 +4,7 @@ import * as mupdf from "mupdf";
 import type { Browser, Page } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { LANGUAGE_CODES } from "../../contract/index.ts";
 import { halfTransparentPng, pageTexts, textPdf } from "../container/fixtures.ts";
 import { launchChromium } from "./browser.ts";
 
@@ -120,6 +121,34 @@ describe("PNG to JPG in German", () => {
     for (const channel of pixel(280, 100)) expect(channel).toBeGreaterThan(245);
     expect(pixel(40, 100)[0]).toBeGreaterThan(200);
     expect(pixel(40, 100)[1]).toBeLessThan(50);
+    await page.context().close();
+  });
+});
+
+describe.each(LANGUAGE_CODES)("both tools in %s", (lang) => {
+  it("shows the translated tool pages and converts a PNG end to end", async () => {
+    const t = translator(lang);
+    const page = await newPage();
+    await page.goto(`${siteUrl}/${lang}/tools/merge-pdf`);
+    await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe(lang);
+    await expect.poll(() => page.locator("h1").textContent()).toBe(t("tools.merge-pdf.name"));
+    expect(await page.getByRole("button", { name: t("merge.merge") }).count()).toBe(1);
+
+    await page.goto(`${siteUrl}/${lang}/tools/png-to-jpg`);
+    await expect.poll(() => page.locator("h1").textContent()).toBe(t("tools.png-to-jpg.name"));
+    const png = Buffer.from(await halfTransparentPng(64, 48));
+    await page
+      .getByTestId("file-input")
+      .setInputFiles([{ name: "x.png", mimeType: "image/png", buffer: png }]);
+    await page.getByRole("button", { name: t("imageConverter.convert", { format: "JPG" }) }).click();
+    await expect
+      .poll(
+        () => page.getByRole("heading", { name: t("imageConverter.resultTitle", { format: "JPG" }) }).count(),
+        {
+          timeout: 60_000,
+        },
+      )
+      .toBe(1);
     await page.context().close();
   });
 });
