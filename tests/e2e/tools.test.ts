@@ -4,7 +4,7 @@ import * as mupdf from "mupdf";
 import type { Browser, Page } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { LANGUAGE_CODES } from "../../contract/index.ts";
+import { LANGUAGE_CODES, TOOL_IDS, TOOLS } from "../../contract/index.ts";
 import { halfTransparentPng, pageTexts, textPdf } from "../container/fixtures.ts";
 import { launchChromium } from "./browser.ts";
 
@@ -149,6 +149,25 @@ describe.each(LANGUAGE_CODES)("both tools in %s", (lang) => {
         },
       )
       .toBe(1);
+    await page.context().close();
+  });
+});
+
+describe("tools index in French", () => {
+  it("lists the PDF tools in declared order, coming-soon ones flagged but still links", async () => {
+    const page = await newPage();
+    await page.goto(`${siteUrl}/fr/tools`);
+    const cards = page.getByTestId("pdf-tools").getByTestId("tool-card");
+    await expect.poll(() => cards.count()).toBe(11);
+    const hrefs = await cards.evaluateAll((links) => links.map((a) => a.getAttribute("href")));
+    const pdfIds = TOOL_IDS.filter((id) => TOOLS[id].category === "pdf");
+    expect(hrefs).toEqual(pdfIds.map((id) => `/fr/tools/${id}`));
+    const disabled = await cards.evaluateAll((links) => links.map((a) => a.getAttribute("data-disabled")));
+    expect(disabled).toEqual(pdfIds.map((id) => (TOOLS[id].comingSoon ? "true" : null)));
+    const imageCards = page
+      .getByTestId("tool-card")
+      .filter({ hasText: translator("fr")("tools.png-to-jpg.name") });
+    expect(await imageCards.count()).toBe(0);
     await page.context().close();
   });
 });

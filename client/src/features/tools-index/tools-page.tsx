@@ -1,16 +1,14 @@
 import { useTranslation } from "react-i18next";
-import { PATHS, toolPath } from "../../config/paths";
-import { TOOL_IDS, TOOLS } from "../../lib/contract";
+import { PATHS } from "../../config/paths";
 import { usePageMeta } from "../../lib/use-page-meta";
 import { ToolCard } from "./tool-card";
-import { TOOL_ICONS } from "./tool-icons";
+import { ToolCardGrid } from "./tool-card-grid";
 import "./tools-index.css";
 
 /** PDF tools in declared order, then the Other Tools grid with the Image Tools card. */
 export default function ToolsPage() {
   const { t } = useTranslation();
   usePageMeta({ title: t("pages.tools.title"), description: t("pages.tools.description") });
-  const pdfTools = TOOL_IDS.filter((id) => TOOLS[id].category === "pdf");
   return (
     <div className="container page">
       <header className="page__header">
@@ -21,19 +19,7 @@ export default function ToolsPage() {
         <h2 id="pdf-tools-title" className="tools-section__title">
           {t("pages.tools.pdfTools")}
         </h2>
-        <ul className="card-grid card-grid--tools" data-testid="pdf-tools">
-          {pdfTools.map((id) => (
-            <ToolCard
-              key={id}
-              to={toolPath(id)}
-              name={t(`tools.${id}.name`)}
-              description={t(`tools.${id}.description`)}
-              icon={TOOL_ICONS[id]}
-              disabled={TOOLS[id].comingSoon}
-              premium={TOOLS[id].premium}
-            />
-          ))}
-        </ul>
+        <ToolCardGrid category="pdf" testId="pdf-tools" />
       </section>
       <section aria-labelledby="other-tools-title" className="tools-section">
         <h2 id="other-tools-title" className="tools-section__title">
