@@ -1,7 +1,8 @@
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import { defineConfig, type Plugin } from "vite";
+import { writeToolRegistry } from "./scripts/tool-registry.ts";
 import { SECURITY_HEADERS } from "./worker/security-headers.ts";
 
 /** Static chunks and the logo are served from /static/dist/ (spec §7). */
@@ -18,6 +19,39 @@ function securityHeadersFile(): Plugin {
     generateBundle() {
       const lines = Object.entries(SECURITY_HEADERS).map(([name, value]) => `  ${name}: ${value}`);
       this.emitFile({ type: "asset", fileName: "_headers", source: `/*\n${lines.join("\n")}\n` });
+    },
+  };
+}
+
+/** The registries derived from tools/ (scripts/tool-registry.ts), written before every build. */
+function toolRegistry(): Plugin {
+  return {
+    name: "tool-registry",
+    buildStart() {
+      writeToolRegistry();
+    },
+  };
+}
+
+/**
+ * Lists every chunk and its source modules in dist/client-modules.json (outside the served
+ * folder), so a test can check that no container engine reaches the browser.
+ */
+function moduleList(): Plugin {
+  return {
+    name: "module-list",
+    apply: "build",
+    generateBundle(_options, bundle) {
+      const chunks = Object.values(bundle).flatMap((item) =>
+        item.type === "chunk"
+          ? [{ file: item.fileName, entry: item.isEntry, modules: Object.keys(item.modules) }]
+          : [],
+      );
+      mkdirSync(fileURLToPath(new URL("./dist", import.meta.url)), { recursive: true });
+      writeFileSync(
+        fileURLToPath(new URL("./dist/client-modules.json", import.meta.url)),
+        JSON.stringify(chunks),
+      );
     },
   };
 }
@@ -48,7 +82,7 @@ export default defineConfig({
   root: "client",
   base: "/",
   publicDir: false,
-  plugins: [react(), securityHeadersFile(), logoFile()],
+  plugins: [toolRegistry(), react(), securityHeadersFile(), logoFile(), moduleList()],
   build: {
     outDir: "../dist/client",
     emptyOutDir: true,

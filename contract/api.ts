@@ -63,10 +63,3 @@ export const POLLING = { initialIntervalMs: 3000, maxIntervalMs: 8000, backoffFa
 
 /** Default time after which a task's files and state are deleted. */
 export const DEFAULT_RETENTION_MINUTES = 60;
-
-/** Output format names the API accepts on /api/pdf/convert, mapped to tools. */
-export const PDF_CONVERT_FORMATS = {
-  jpg: "pdf-to-jpg",
-  docx: "pdf-to-word",
-  xlsx: "pdf-to-excel",
-} as const satisfies Record<string, ToolId>;

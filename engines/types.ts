@@ -1,4 +1,5 @@
-import type { FileKind, JobFacts, ToolId, ToolOptions } from "../contract/index.ts";
+import type { z } from "zod";
+import type { FileKind, JobFacts, ToolDeclaration, ToolId, ToolOptions } from "../contract/index.ts";
 
 /** One input file of a job, already checked by content. */
 export interface EngineInput {
@@ -20,11 +21,24 @@ export type ProgressReporter = (percent: number) => void;
  * A conversion: bytes + validated options in, bytes + facts out. Engines know nothing of HTTP,
  * R2 or Durable Objects; they fail by throwing `AppError` with a code from contract/errors.ts.
  */
-export type ToolHandler<T extends ToolId> = (
+export type EngineHandler<Options> = (
   inputs: readonly EngineInput[],
-  options: ToolOptions<T>,
+  options: Options,
   progress: ProgressReporter,
 ) => Promise<EngineOutput>;
 
+export type ToolHandler<T extends ToolId> = EngineHandler<ToolOptions<T>>;
+
 /** A handler for every tool of `Ids`: a missing one fails type-checking. */
 export type HandlerTable<Ids extends ToolId> = { readonly [K in Ids]: ToolHandler<K> };
+
+/**
+ * A tool folder's engine entry (`edge.ts`, `container.ts`): the handler, typed by the options of
+ * the tool's declaration.
+ */
+export function engineFor<T extends ToolDeclaration>(
+  _tool: T,
+  handler: EngineHandler<z.output<T["options"]>>,
+): EngineHandler<z.output<T["options"]>> {
+  return handler;
+}

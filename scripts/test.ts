@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { buildClient, ROOT, run } from "./stack.ts";
+import { writeToolRegistry } from "./tool-registry.ts";
 
 const node = process.execPath;
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -58,6 +59,7 @@ function vitest(report: string, projects: string[]): Promise<void> {
 
 const started = performance.now();
 const results: boolean[] = [];
+results.push(await step("tool registries (tools/)", async () => void writeToolRegistry()));
 for (const project of ["contract", "worker", "container", "client"]) {
   results.push(
     await step(`typecheck ${project}`, () =>

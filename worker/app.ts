@@ -1,37 +1,42 @@
-import { Hono } from "hono";
-import {
-  API_PATHS,
-  AppError,
-  downloadPath,
-  statusPath,
-  taskPath,
-  taskTypeSchema,
-} from "../contract/index.ts";
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { API_PATHS, AppError } from "../contract/index.ts";
 import { apiHeaders } from "./api-headers.ts";
-import { csrfTokenRoute, requireCsrf } from "./csrf.ts";
+import { componentSchemas, registerApiRoutes } from "./api-routes.ts";
+import { requireCsrf } from "./csrf.ts";
 import type { AppEnv } from "./env.ts";
 import { onError } from "./http-errors.ts";
-import { openApiRoute } from "./openapi.ts";
 import { sameOriginOnly } from "./origin-guard.ts";
-import { START_PATHS, startTaskRoute } from "./start-routes.ts";
-import { deleteRoute, downloadRoute, statusRoute } from "./task-routes.ts";
-import { validatePdfRoute } from "./validate-pdf-route.ts";
 
-/** The API (every path from contract/endpoints.ts); anything outside /api/ is the SPA. */
-export const app = new Hono<AppEnv>();
+/** The API (every route of api-routes.ts); anything outside /api/ is the SPA. */
+export const app = new OpenAPIHono<AppEnv>();
 
 app.use("/api/*", apiHeaders, sameOriginOnly, requireCsrf);
+registerApiRoutes(app);
 
-app.get(API_PATHS.csrfToken, csrfTokenRoute);
-app.get(API_PATHS.openapi, openApiRoute);
-app.post(API_PATHS.validatePdf, validatePdfRoute);
-for (const path of START_PATHS) app.post(path, startTaskRoute(path));
-for (const type of taskTypeSchema.options) {
-  app.get(statusPath(type, ":taskId"), statusRoute(type));
-  app.get(downloadPath(type, ":taskId"), downloadRoute(type));
-  app.delete(downloadPath(type, ":taskId"), deleteRoute(type));
-  app.delete(taskPath(type, ":taskId"), deleteRoute(type));
-}
+let openApiDocument: unknown;
+/** OpenAPI 3.1, generated from the same route objects the app serves (built once per isolate). */
+app.openAPIRegistry.registerPath({
+  method: "get",
+  path: API_PATHS.openapi,
+  summary: "This document (OpenAPI 3.1)",
+  responses: {
+    200: { description: "OpenAPI 3.1 document", content: { "application/json": { schema: {} } } },
+  },
+});
+app.get(API_PATHS.openapi, (c) => {
+  if (openApiDocument === undefined) {
+    const document = app.getOpenAPI31Document({
+      openapi: "3.1.0",
+      info: {
+        title: "PDF and image tools API",
+        version: "1.0.0",
+        license: { name: "AGPL-3.0-or-later", url: "https://www.gnu.org/licenses/agpl-3.0.html" },
+      },
+    });
+    openApiDocument = { ...document, components: { ...document.components, schemas: componentSchemas() } };
+  }
+  return c.json(openApiDocument);
+});
 app.all("/api/*", () => {
   throw new AppError("BAD_REQUEST", "Unknown API path or method");
 });

@@ -1,11 +1,4 @@
-import { FILE_KINDS, TOOLS, type ToolId } from "../contract/index.ts";
-
-/** Tools whose output has the input's type get a suffix, so the download never shadows the original. */
-const SAME_TYPE_SUFFIX: Partial<Record<ToolId, string>> = {
-  "merge-pdf": "-merged",
-  "compress-pdf": "-compressed",
-  "compress-image": "-compressed",
-};
+import { declarationOf, FILE_KINDS, type ToolId } from "../contract/index.ts";
 
 const MAX_NAME_LENGTH = 150;
 
@@ -33,10 +26,13 @@ function stem(name: string): string {
   return dot > 0 ? name.slice(0, dot) : name;
 }
 
-/** The download name of a result: the first input's name with the output kind's extension. */
+/**
+ * The download name of a result: the first input's name with the output kind's extension, and the
+ * tool's suffix when the output has the input's type (so it never shadows the original).
+ */
 export function outputFilename(tool: ToolId, firstInputName: string): string {
-  const extension = FILE_KINDS[TOOLS[tool].output.kind].extensions[0];
-  return `${stem(safeFilename(firstInputName))}${SAME_TYPE_SUFFIX[tool] ?? ""}.${extension}`;
+  const { kind, suffix = "" } = declarationOf(tool).output;
+  return `${stem(safeFilename(firstInputName))}${suffix}.${FILE_KINDS[kind].extensions[0]}`;
 }
 
 /** RFC 5987 value-chars: percent-encode everything outside attr-char. */

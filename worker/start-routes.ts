@@ -1,9 +1,8 @@
 import type { Context, Handler } from "hono";
 import {
-  API_PATHS,
   AppError,
+  declarationOf,
   parseToolOptions,
-  TOOL_ENDPOINTS,
   type ToolId,
   taskStartResponseSchema,
 } from "../contract/index.ts";
@@ -21,17 +20,15 @@ import {
   unresolvedToolError,
   uploadPlanFor,
 } from "./tool-resolution.ts";
-import { r2Sink, receiveUpload } from "./upload.ts";
-
-/** Every path that starts a task (from the contract's tool endpoints). */
-export const START_PATHS: readonly string[] = [...new Set(Object.values(TOOL_ENDPOINTS).map((e) => e.path))];
+import { r2Sink, receiveUpload, type StoredInput } from "./upload.ts";
 
 /**
- * The older blob style (spec §7): compress always, and convert when `output_format` is in the
- * query. The Worker waits for the task and answers the output bytes instead of a task id.
+ * The older blob style (spec §7), as the tool declares it: the Worker waits for the task and
+ * answers the output bytes instead of a task id.
  */
-export function answersWithBlob(path: string, query: Record<string, string>): boolean {
-  return path === API_PATHS.compress || (path === API_PATHS.pdfConvert && query.output_format !== undefined);
+export function answersWithBlob(tool: ToolId, query: Record<string, string>): boolean {
+  const { blob } = declarationOf(tool).endpoint;
+  return blob === "always" || (blob !== undefined && query[blob.whenQuery] !== undefined);
 }
 
 /** How long a blob-style request waits for its task. */
@@ -57,6 +54,25 @@ async function waitForResult(c: Context<AppEnv>, taskId: string): Promise<Respon
   }
 }
 
+/** Resolves the tool, checks the inputs and options, and hands the task to its task object. */
+async function createTask(
+  c: Context<AppEnv>,
+  path: string,
+  taskId: string,
+  fields: Record<string, string>,
+  inputs: readonly StoredInput[],
+): Promise<ToolId> {
+  const tool = resolveTool(path, fields, inputs[0]?.kind ?? null);
+  if (tool === null) throw unresolvedToolError(path, fields);
+  if (!isAvailable(tool))
+    throw new AppError("TOOL_NOT_AVAILABLE", "This tool is not available yet", { tool });
+  checkInputsFit(tool, inputs);
+  const options = parseToolOptions(tool, fields);
+  if (!options.success) throw new AppError("INVALID_OPTIONS", "Invalid options", { issues: options.issues });
+  await taskStub(c.env, taskId).create({ id: taskId, tool, options: options.data, inputs });
+  return tool;
+}
+
 /**
  * POST handler of a tool path: availability (before the body), rate limit, streamed upload into R2,
  * tool resolution and option validation, then the task object takes over. 202 `{task_id}`.
@@ -72,22 +88,13 @@ export function startTaskRoute(path: string): Handler<AppEnv> {
     const taskId = newTaskId();
     const sink = r2Sink(c.env.FILES, taskId);
     const upload = await receiveUpload(c.req.raw, uploadPlanFor(candidates), sink);
-    try {
-      const fields = { ...query, ...upload.fields };
-      const tool = resolveTool(path, fields, upload.files[0]?.kind ?? null);
-      if (tool === null) throw unresolvedToolError(path, fields);
-      if (!isAvailable(tool))
-        throw new AppError("TOOL_NOT_AVAILABLE", "This tool is not available yet", { tool });
-      checkInputsFit(tool, upload.files);
-      const options = parseToolOptions(tool, fields);
-      if (!options.success)
-        throw new AppError("INVALID_OPTIONS", "Invalid options", { issues: options.issues });
-      await taskStub(c.env, taskId).create({ id: taskId, tool, options: options.data, inputs: upload.files });
-    } catch (error) {
-      await sink.discard(upload.files);
-      throw error;
-    }
-    if (answersWithBlob(path, query)) return waitForResult(c, taskId);
+    const tool = await createTask(c, path, taskId, { ...query, ...upload.fields }, upload.files).catch(
+      async (error: unknown) => {
+        await sink.discard(upload.files);
+        throw error;
+      },
+    );
+    if (answersWithBlob(tool, query)) return waitForResult(c, taskId);
     return c.json(taskStartResponseSchema.parse({ task_id: taskId }), 202);
   };
 }

@@ -1,16 +1,21 @@
+/**
+ * Which tool a start request is for, from the tools' endpoint declarations (tools/<id>/tool.ts):
+ * the path, the fixed fields the client sends (`output_format`, `target_format`), a tool's own
+ * `select` rule, and the kind of the uploaded file.
+ */
 import {
-  API_PATHS,
   AppError,
   type AvailableToolId,
+  declarationOf,
   FILE_KINDS,
   type FileKind,
-  imageConvertTool,
-  TOOL_ENDPOINTS,
   TOOL_IDS,
   TOOLS,
   type ToolId,
 } from "../contract/index.ts";
 import type { StoredInput, UploadPlan } from "./upload.ts";
+
+type Fields = Readonly<Record<string, string>>;
 
 /** A format name as the endpoints spell it: lower case, the kind's first extension (jpeg → jpg). */
 function canonicalFormat(value: string | undefined): string {
@@ -19,9 +24,12 @@ function canonicalFormat(value: string | undefined): string {
   return kind?.extensions[0] ?? lower;
 }
 
-/** The tools started through one API path, in declaration order. */
+/** Every path that starts a task, in tool order. */
+export const START_PATHS: readonly string[] = [...new Set(TOOL_IDS.map((id) => TOOLS[id].endpoint.path))];
+
+/** The tools started through one API path, in tool order. */
 export function toolsAtPath(path: string): ToolId[] {
-  return TOOL_IDS.filter((id) => TOOL_ENDPOINTS[id].path === path);
+  return TOOL_IDS.filter((id) => TOOLS[id].endpoint.path === path);
 }
 
 export function isAvailable(id: ToolId): id is AvailableToolId {
@@ -42,37 +50,39 @@ export function uploadPlanFor(candidates: readonly ToolId[]): UploadPlan {
   const first = candidates[0];
   if (first === undefined) throw new Error("uploadPlanFor needs at least one tool");
   const inputs = candidates.map((id) => TOOLS[id].input);
+  const pixelLimits = candidates.map((id) => declarationOf(id).input.maxPixels ?? Number.POSITIVE_INFINITY);
+  const maxPixels = Math.max(...pixelLimits);
   return {
-    fileField: TOOL_ENDPOINTS[first].fileField,
+    fileField: TOOLS[first].endpoint.fileField,
     kinds: [...new Set(inputs.flatMap((input) => input.kinds))],
     maxFiles: Math.max(...inputs.map((input) => input.maxFiles)),
     maxFileBytes: Math.max(...inputs.map((input) => input.maxFileBytes)),
     maxTotalBytes: Math.max(...inputs.map((input) => input.maxTotalBytes)),
+    ...(Number.isFinite(maxPixels) ? { maxPixels } : {}),
   };
 }
 
+/** The tool's fixed fields all have the request's values, and its own rule (if any) agrees. */
+function matchesFields(id: ToolId, fields: Fields): boolean {
+  const { endpoint } = declarationOf(id);
+  const fixed = Object.entries(endpoint.fields).every(
+    ([name, value]) => canonicalFormat(fields[name]) === value,
+  );
+  return fixed && (endpoint.select?.(fields) ?? true);
+}
+
 /**
- * Picks the tool behind a path from the request's fields (query and form) and, for image
- * conversion, the kind of the uploaded file. `firstKind` null means "before the body is read":
- * the answer is then null whenever the body is still needed to decide.
+ * Picks the tool behind a path from the request's fields (query and form) and the kind of the first
+ * file. `kind` null means "before the body is read": the answer is then null whenever the body is
+ * still needed to decide. Several matches go to the first in tool order.
  */
-export function resolveTool(
-  path: string,
-  fields: Record<string, string>,
-  firstKind: FileKind | null,
-): ToolId | null {
+export function resolveTool(path: string, fields: Fields, kind: FileKind | null): ToolId | null {
   const candidates = toolsAtPath(path);
   if (candidates.length === 1) return candidates[0] ?? null;
-  if (path === API_PATHS.imageConvert) {
-    if (firstKind === null) return null;
-    return imageConvertTool(firstKind, fields.target_format ?? "", fields.quality ?? "");
-  }
-  const matching = candidates.filter((id) =>
-    Object.entries(TOOL_ENDPOINTS[id].fields).every(
-      ([name, value]) => canonicalFormat(fields[name]) === value,
-    ),
-  );
-  return matching.length === 1 ? (matching[0] ?? null) : null;
+  const byFields = candidates.filter((id) => matchesFields(id, fields));
+  // Before the body: only when the fields alone leave one tool, whatever the file.
+  if (kind === null) return byFields.length === 1 ? (byFields[0] ?? null) : null;
+  return byFields.find((id) => (TOOLS[id].input.kinds as readonly FileKind[]).includes(kind)) ?? null;
 }
 
 /** Re-checks stored uploads against the chosen tool's own limits (the plan may have been wider). */
@@ -100,28 +110,23 @@ export function checkInputsFit(tool: ToolId, inputs: readonly StoredInput[]): vo
 }
 
 /**
- * Why no tool matched: a discriminating field (output_format, target_format…) with an unknown
- * value is an option error; a known value means the file's kind does not suit that conversion.
+ * Why no tool matched: when some tool's fields match, the file's kind does not suit that conversion
+ * (415, naming the kinds that would); otherwise a field names a conversion no tool makes.
  */
-export function unresolvedToolError(path: string, fields: Record<string, string>): AppError {
-  const candidates = toolsAtPath(path);
-  const choices = new Map<string, Map<string, ToolId[]>>();
-  for (const id of candidates) {
-    for (const [name, value] of Object.entries(TOOL_ENDPOINTS[id].fields)) {
-      const byValue = choices.get(name) ?? new Map<string, ToolId[]>();
-      byValue.set(value, [...(byValue.get(value) ?? []), id]);
-      choices.set(name, byValue);
-    }
-  }
-  for (const [name, byValue] of choices) {
-    const chosen = byValue.get(canonicalFormat(fields[name]));
-    if (chosen === undefined) {
-      return new AppError("INVALID_OPTIONS", `Unknown ${name}`, { [name]: [...byValue.keys()].join(", ") });
-    }
-    const kinds = [...new Set(chosen.flatMap((id) => TOOLS[id].input.kinds))];
+export function unresolvedToolError(path: string, fields: Fields): AppError {
+  const byFields = toolsAtPath(path).filter((id) => matchesFields(id, fields));
+  if (byFields.length > 0) {
+    const kinds = [...new Set(byFields.flatMap((id) => TOOLS[id].input.kinds))];
     return new AppError("UNSUPPORTED_FILE_TYPE", "This file type cannot be converted that way", {
       expected: kinds.join(", "),
     });
   }
-  return new AppError("INVALID_OPTIONS", "The request does not name a tool");
+  const fixed = toolsAtPath(path).flatMap((id) => Object.entries(declarationOf(id).endpoint.fields));
+  const values = new Map<string, string[]>();
+  for (const [name, value] of fixed) values.set(name, [...(values.get(name) ?? []), value]);
+  const names = [...values.keys()];
+  const context = Object.fromEntries(
+    [...values].map(([name, list]) => [name, [...new Set(list)].join(", ")]),
+  );
+  return new AppError("INVALID_OPTIONS", `Unknown ${names.join(" / ") || "tool"}`, context);
 }

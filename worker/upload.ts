@@ -17,6 +17,8 @@ export interface UploadPlan {
   readonly maxFiles: number;
   readonly maxFileBytes: number;
   readonly maxTotalBytes: number;
+  /** Images with more pixels (read from the header) are refused before they are stored. */
+  readonly maxPixels?: number;
 }
 
 /** A file of the upload, checked by content, before it is kept. */

@@ -1,11 +1,10 @@
-/** The conversions the container runs, one per tool it must handle (a missing one fails type-checking). */
+/**
+ * The conversions the container runs: every tool folder's `container.ts` (a missing one for an
+ * available tool fails type-checking). Edge tools reach the container only for inputs over their
+ * edge budget.
+ */
 import type { ContainerToolId } from "../../contract/index.ts";
-import { sharpPngToJpg } from "../../engines/image/sharp-png-to-jpg.ts";
-import { mergePdfs } from "../../engines/pdf/merge.ts";
+import { CONTAINER_ENGINES } from "../../engines/generated/container-engines.ts";
 import type { HandlerTable } from "../../engines/types.ts";
 
-export const handlers: HandlerTable<ContainerToolId> = {
-  "merge-pdf": mergePdfs,
-  // Edge tools reach the container only for inputs over their edge budget.
-  "png-to-jpg": sharpPngToJpg,
-};
+export const handlers: HandlerTable<ContainerToolId> = CONTAINER_ENGINES;

@@ -6,8 +6,8 @@
  * checked before it is returned. Metadata is not copied (privacy).
  */
 import sharp, { type Metadata, type OutputInfo } from "sharp";
-import { AppError, jpegQuality } from "../../contract/index.ts";
-import type { ToolHandler } from "../types.ts";
+import { AppError, jpegQuality, type QualityPreset } from "../../contract/index.ts";
+import type { EngineHandler } from "../types.ts";
 
 /**
  * Pixel limit for one image. Measured: decode + MozJPEG needs about 8.5 MB per megapixel on top of
@@ -22,7 +22,11 @@ const JPEG_MAX_SIDE = 65_535;
 // Jobs run one image each: libvips' operation cache would only hold memory between jobs.
 sharp.cache(false);
 
-export const sharpPngToJpg: ToolHandler<"png-to-jpg"> = async (inputs, options, progress) => {
+export const sharpPngToJpg: EngineHandler<{ readonly quality: QualityPreset }> = async (
+  inputs,
+  options,
+  progress,
+) => {
   const [input, ...rest] = inputs;
   if (input === undefined) throw new AppError("NO_FILE", "png-to-jpg needs one PNG");
   if (rest.length > 0) throw new AppError("TOO_MANY_FILES", "png-to-jpg converts one PNG at a time");

@@ -1,6 +1,6 @@
 import * as mupdf from "mupdf";
 import { AppError, type JobFacts } from "../../contract/index.ts";
-import type { ToolHandler } from "../types.ts";
+import type { EngineHandler } from "../types.ts";
 import { detachAnnotations, graftAnnotations, type PagePlacement, pageObjects } from "./merge-annotations.ts";
 import { DestinationRewriter } from "./merge-destinations.ts";
 import { FormMerger } from "./merge-forms.ts";
@@ -23,7 +23,7 @@ const GRAFT_PROGRESS = 90;
  * links, annotations and form fields are carried over. Facts: pages, files, and the bookmarks
  * (top-level entries), links and form fields of the result; signatures_removed when any was.
  */
-export const mergePdfs: ToolHandler<"merge-pdf"> = async (inputs, _options, progress) => {
+export const mergePdfs: EngineHandler<unknown> = async (inputs, _options, progress) => {
   if (inputs.length === 0) throw new AppError("NO_FILE", "No PDF to merge.");
   const target = new mupdf.PDFDocument();
   try {

@@ -9,13 +9,21 @@ import { halfTransparentPng, pageTexts, textPdf } from "../container/fixtures.ts
 import { launchChromium } from "./browser.ts";
 
 type Tree = { [key: string]: string | Tree };
-const LOCALES = resolve(import.meta.dirname, "../../locales");
+const ROOT = resolve(import.meta.dirname, "../..");
 
-/** A translated string from the locale files, with {{placeholders}} filled in. */
+/** The shared strings, or a tool's own namespace (tools/<id>/locales). */
+function localeFile(lang: string, namespace: string): string {
+  return namespace === "common"
+    ? join(ROOT, "locales", lang, "common.json")
+    : join(ROOT, "tools", namespace, "locales", `${lang}.json`);
+}
+
+/** A translated string ("key" or "namespace:key") from the locale files, with {{placeholders}} filled in. */
 function translator(lang: string) {
-  const tree = JSON.parse(readFileSync(join(LOCALES, lang, "common.json"), "utf8")) as Tree;
-  return (key: string, values: Record<string, string | number> = {}): string => {
-    const found = key
+  return (qualified: string, values: Record<string, string | number> = {}): string => {
+    const [namespace, key] = qualified.includes(":") ? qualified.split(":", 2) : ["common", qualified];
+    const tree = JSON.parse(readFileSync(localeFile(lang, namespace ?? "common"), "utf8")) as Tree;
+    const found = (key ?? "")
       .split(".")
       .reduce<string | Tree | undefined>(
         (node, part) => (typeof node === "object" ? node[part] : undefined),
@@ -64,10 +72,10 @@ describe("Merge PDFs in English", () => {
       { name: "beta.pdf", mimeType: "application/pdf", buffer: Buffer.from(textPdf("beta", 3)) },
     ]);
     // Put beta first: the merged file must follow the list, not the upload order.
-    await page.getByRole("button", { name: t("merge.reverse") }).click();
-    await page.getByRole("button", { name: t("merge.merge") }).click();
+    await page.getByRole("button", { name: t("merge-pdf:reverse") }).click();
+    await page.getByRole("button", { name: t("merge-pdf:merge") }).click();
     await expect.poll(() => page.getByTestId("result-panel").isVisible(), { timeout: 60_000 }).toBe(true);
-    await expect(page.getByRole("heading", { name: t("merge.resultTitle") })).toBeTruthy();
+    expect(await page.getByRole("heading", { name: t("merge-pdf:resultTitle") }).count()).toBe(1);
 
     const file = await downloadBytes(page, () =>
       page.getByRole("button", { name: t("result.download"), exact: true }).click(),
@@ -131,11 +139,11 @@ describe.each(LANGUAGE_CODES)("both tools in %s", (lang) => {
     const page = await newPage();
     await page.goto(`${siteUrl}/${lang}/tools/merge-pdf`);
     await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe(lang);
-    await expect.poll(() => page.locator("h1").textContent()).toBe(t("tools.merge-pdf.name"));
-    expect(await page.getByRole("button", { name: t("merge.merge") }).count()).toBe(1);
+    await expect.poll(() => page.locator("h1").textContent()).toBe(t("merge-pdf:name"));
+    expect(await page.getByRole("button", { name: t("merge-pdf:merge") }).count()).toBe(1);
 
     await page.goto(`${siteUrl}/${lang}/tools/png-to-jpg`);
-    await expect.poll(() => page.locator("h1").textContent()).toBe(t("tools.png-to-jpg.name"));
+    await expect.poll(() => page.locator("h1").textContent()).toBe(t("png-to-jpg:name"));
     const png = Buffer.from(await halfTransparentPng(64, 48));
     await page
       .getByTestId("file-input")
@@ -164,9 +172,7 @@ describe("tools index in French", () => {
     expect(hrefs).toEqual(pdfIds.map((id) => `/fr/tools/${id}`));
     const disabled = await cards.evaluateAll((links) => links.map((a) => a.getAttribute("data-disabled")));
     expect(disabled).toEqual(pdfIds.map((id) => (TOOLS[id].comingSoon ? "true" : null)));
-    const imageCards = page
-      .getByTestId("tool-card")
-      .filter({ hasText: translator("fr")("tools.png-to-jpg.name") });
+    const imageCards = page.getByTestId("tool-card").filter({ hasText: translator("fr")("png-to-jpg:name") });
     expect(await imageCards.count()).toBe(0);
     await page.context().close();
   });

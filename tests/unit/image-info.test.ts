@@ -250,18 +250,22 @@ const corpusFiles = existsSync(CORPUS)
   : [];
 
 describe.skipIf(corpusFiles.length === 0)("readImageInfo on the corpus", () => {
-  it.each(corpusFiles)("%s: size, orientation and alpha match sharp", async (file) => {
-    const data = new Uint8Array(readFileSync(join(CORPUS, file)));
-    const info = readImageInfo(data);
-    const meta = await sharp(data).metadata();
-    expect(info.kind).toBe(meta.format);
-    expect([info.width, info.height, info.orientation]).toEqual([
-      meta.width,
-      meta.height,
-      meta.orientation ?? 1,
-    ]);
-    expect(info.hasAlpha).toBe(meta.hasAlpha);
-    const fits = info.width * info.height <= EDGE_BUDGET.maxPixels && data.length <= EDGE_BUDGET.maxBytes;
-    expect(fitsEdgeBudget("png-to-jpg", [{ name: file, kind: info.kind, bytes: data }])).toBe(fits);
-  });
+  // Without the corpus one case stands for the files, so the summary counts it as skipped.
+  it.each(corpusFiles.length > 0 ? corpusFiles : ["(../shared/corpus/img absent)"])(
+    "%s: size, orientation and alpha match sharp",
+    async (file) => {
+      const data = new Uint8Array(readFileSync(join(CORPUS, file)));
+      const info = readImageInfo(data);
+      const meta = await sharp(data).metadata();
+      expect(info.kind).toBe(meta.format);
+      expect([info.width, info.height, info.orientation]).toEqual([
+        meta.width,
+        meta.height,
+        meta.orientation ?? 1,
+      ]);
+      expect(info.hasAlpha).toBe(meta.hasAlpha);
+      const fits = info.width * info.height <= EDGE_BUDGET.maxPixels && data.length <= EDGE_BUDGET.maxBytes;
+      expect(fitsEdgeBudget("png-to-jpg", [{ name: file, kind: info.kind, bytes: data }])).toBe(fits);
+    },
+  );
 });

@@ -44,7 +44,8 @@ function iccBytes(jpeg: Uint8Array): number {
 }
 
 describe.skipIf(files.length === 0)("png-to-jpg on the corpus (Node)", () => {
-  it.each(files)(
+  // Without the corpus one case stands for the files, so the summary counts it as skipped.
+  it.each(files.length > 0 ? files : ["(../shared/corpus/img absent)"])(
     "%s: SSIM as good as sharp's MozJPEG, size within 3 % + 200 B",
     async (file) => {
       const png = new Uint8Array(readFileSync(join(CORPUS, file)));

@@ -9,8 +9,8 @@ import { describe, expect, it } from "vitest";
 import { AppError, type QualityPreset } from "../../contract/index.ts";
 import { edgeHandlers } from "../../engines/edge-handlers.ts";
 import { readImageInfo } from "../../engines/image/image-info.ts";
-import { pngToJpg } from "../../engines/image/png-to-jpg.ts";
 import type { EngineOutput } from "../../engines/types.ts";
+import pngToJpg from "../../tools/png-to-jpg/edge.ts";
 import { ssim } from "../support/ssim.ts";
 
 type Rgb = readonly [number, number, number];
@@ -123,7 +123,9 @@ async function convert(
   quality: QualityPreset = "high",
   progress: number[] = [],
 ): Promise<EngineOutput> {
-  return pngToJpg([{ name: "in.png", kind: "png", bytes: png }], { quality }, (p) => progress.push(p));
+  return pngToJpg([{ name: "in.png", kind: "png", bytes: png }], { quality }, (p: number) =>
+    progress.push(p),
+  );
 }
 
 type Decoded = Awaited<ReturnType<typeof decodeJpeg>>;

@@ -6,6 +6,7 @@ import {
   downloadPath,
   FILE_KINDS,
   statusPath,
+  TOOLS,
   taskPath,
   validatePdfResponseSchema,
 } from "../../contract/index.ts";
@@ -34,7 +35,7 @@ async function mergeSixtyPages(client: ApiClient) {
     name: `part ${i + 1}.pdf`,
     bytes: makePdf(pages, `File ${i + 1}`),
   }));
-  const taskId = await client.start(API_PATHS.merge, form("files", files));
+  const taskId = await client.start(TOOLS["merge-pdf"].endpoint.path, form("files", files));
   const seen = await client.waitForTask("pdf", taskId);
   return { taskId, seen, files };
 }
@@ -80,7 +81,10 @@ describe("merge through the real converter", () => {
 
   it("answers the status only under the tool's task type", async () => {
     const client = new ApiClient();
-    const taskId = await client.start(API_PATHS.merge, form("files", [{ name: "a.pdf", bytes: makePdf(1) }]));
+    const taskId = await client.start(
+      TOOLS["merge-pdf"].endpoint.path,
+      form("files", [{ name: "a.pdf", bytes: makePdf(1) }]),
+    );
     expect((await client.fetch(statusPath("image", taskId))).status).toBe(404);
     expect((await client.fetch(statusPath("pdf", taskId))).status).toBe(200);
     await client.waitForTask("pdf", taskId);
@@ -98,7 +102,10 @@ describe("merge through the real converter", () => {
   it("gives every file a safe download name", async () => {
     const client = new ApiClient();
     const name = 'ré"sumé\u0007 final.pdf';
-    const taskId = await client.start(API_PATHS.merge, form("files", [{ name, bytes: makePdf(1) }]));
+    const taskId = await client.start(
+      TOOLS["merge-pdf"].endpoint.path,
+      form("files", [{ name, bytes: makePdf(1) }]),
+    );
     const last = (await client.waitForTask("pdf", taskId)).at(-1);
     expect(last?.state).toBe("SUCCESS");
     const disposition =
@@ -142,7 +149,7 @@ describe("merge through the real converter", () => {
   it("refuses a download before the task has finished (409 TASK_NOT_READY) or with a bad file number", async () => {
     const client = new ApiClient();
     const taskId = await client.start(
-      API_PATHS.merge,
+      TOOLS["merge-pdf"].endpoint.path,
       form("files", [{ name: "a.pdf", bytes: makePdf(40) }]),
     );
     const early = await client.fetch(downloadPath("pdf", taskId));
@@ -162,7 +169,7 @@ describe("converter failures", () => {
   it("turn a damaged PDF into FAILURE PDF_DAMAGED", async () => {
     const client = new ApiClient();
     const taskId = await client.start(
-      API_PATHS.merge,
+      TOOLS["merge-pdf"].endpoint.path,
       form("files", [
         { name: "good.pdf", bytes: makePdf(1) },
         { name: "bad.pdf", bytes: damagedPdf() },

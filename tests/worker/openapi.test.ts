@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { API_PATHS, downloadPath, statusPath, taskPath, taskTypeSchema } from "../../contract/index.ts";
+import {
+  API_PATHS,
+  downloadPath,
+  statusPath,
+  TOOL_IDS,
+  TOOLS,
+  taskPath,
+  taskTypeSchema,
+} from "../../contract/index.ts";
+import { app } from "../../worker/app.ts";
 import { ApiClient } from "./api-client.ts";
 
 type Json = Record<string, unknown>;
@@ -25,6 +34,7 @@ describe("OpenAPI document", () => {
     const paths = doc.paths as Record<string, Record<string, Json>>;
     const expected = [
       ...Object.values(API_PATHS),
+      ...TOOL_IDS.map((id) => TOOLS[id].endpoint.path),
       ...taskTypeSchema.options.flatMap((type) => [
         statusPath(type, "{taskId}"),
         downloadPath(type, "{taskId}"),
@@ -44,7 +54,20 @@ describe("OpenAPI document", () => {
         ).toBe(templated);
       }
     }
-    expect(paths[API_PATHS.merge]?.post?.requestBody).toBeDefined();
+    expect(paths[TOOLS["merge-pdf"].endpoint.path]?.post?.requestBody).toBeDefined();
+  });
+
+  it("documents exactly the routes the app serves", async () => {
+    const doc = (await (await new ApiClient().fetch(API_PATHS.openapi)).json()) as Json;
+    const documented = Object.entries(doc.paths as Record<string, Json>).flatMap(([path, operations]) =>
+      Object.keys(operations).map(
+        (method) => `${method.toUpperCase()} ${path.replaceAll(/\{(\w+)\}/g, ":$1")}`,
+      ),
+    );
+    const served = app.routes
+      .filter((route) => route.path.startsWith("/api/") && route.path !== "/api/*" && route.method !== "ALL")
+      .map((route) => `${route.method} ${route.path}`);
+    expect([...new Set(served)].sort()).toEqual([...new Set(documented)].sort());
   });
 
   it("resolves every $ref to a component schema", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { API_PATHS } from "../../contract/index.ts";
+import { TOOLS } from "../../contract/index.ts";
 import { ApiClient, errorOf, form } from "./api-client.ts";
 
 describe("rate limiting of task creation", () => {
@@ -9,17 +9,17 @@ describe("rate limiting of task creation", () => {
     const empty = () => form("files", [], { note: "x" });
     const statuses: number[] = [];
     for (let i = 0; i < 200 && !statuses.includes(429); i++) {
-      statuses.push((await client.send("POST", API_PATHS.merge, empty())).status);
+      statuses.push((await client.send("POST", TOOLS["merge-pdf"].endpoint.path, empty())).status);
     }
     const limited = statuses.indexOf(429);
     expect(limited).toBeGreaterThan(9);
     expect(statuses.slice(0, limited).every((s) => s === 400)).toBe(true);
-    const refused = await client.send("POST", API_PATHS.merge, empty());
+    const refused = await client.send("POST", TOOLS["merge-pdf"].endpoint.path, empty());
     expect(refused.status).toBe(429);
     expect((await errorOf(refused)).error.code).toBe("RATE_LIMITED");
 
     // Another client is not affected.
     const other = new ApiClient();
-    expect((await other.send("POST", API_PATHS.merge, empty())).status).toBe(400);
+    expect((await other.send("POST", TOOLS["merge-pdf"].endpoint.path, empty())).status).toBe(400);
   });
 });

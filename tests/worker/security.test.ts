@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { API_PATHS, CSRF_COOKIE, CSRF_HEADER } from "../../contract/index.ts";
+import { API_PATHS, CSRF_COOKIE, CSRF_HEADER, TOOLS } from "../../contract/index.ts";
 import { SECURITY_HEADERS } from "../../worker/security-headers.ts";
 import { ApiClient, errorOf, form } from "./api-client.ts";
 import { makePdf } from "./fixtures.ts";
@@ -29,7 +29,7 @@ describe("CSRF token", () => {
   it("refuses a POST without the header", async () => {
     const client = new ApiClient();
     const token = await client.csrf();
-    const response = await client.fetch(API_PATHS.merge, {
+    const response = await client.fetch(TOOLS["merge-pdf"].endpoint.path, {
       method: "POST",
       body: pdfs(),
       headers: { Cookie: `${CSRF_COOKIE}=${token}` },
@@ -42,7 +42,7 @@ describe("CSRF token", () => {
     const client = new ApiClient();
     const token = await client.csrf();
     const other = await new ApiClient().csrf();
-    const response = await client.fetch(API_PATHS.merge, {
+    const response = await client.fetch(TOOLS["merge-pdf"].endpoint.path, {
       method: "POST",
       body: pdfs(),
       headers: { Cookie: `${CSRF_COOKIE}=${token}`, [CSRF_HEADER]: other },
@@ -56,7 +56,7 @@ describe("CSRF token", () => {
     const real = await client.csrf();
     const [random] = real.split(".");
     const forged = `${random}.${"A".repeat(43)}`;
-    const response = await client.fetch(API_PATHS.merge, {
+    const response = await client.fetch(TOOLS["merge-pdf"].endpoint.path, {
       method: "POST",
       body: pdfs(),
       headers: { Cookie: `${CSRF_COOKIE}=${forged}`, [CSRF_HEADER]: forged },
@@ -77,7 +77,9 @@ describe("same-origin rule", () => {
   it("refuses another Origin even with a valid CSRF pair", async () => {
     const client = new ApiClient();
     await client.csrf();
-    const response = await client.send("POST", API_PATHS.merge, pdfs(), { Origin: "https://evil.example" });
+    const response = await client.send("POST", TOOLS["merge-pdf"].endpoint.path, pdfs(), {
+      Origin: "https://evil.example",
+    });
     expect(response.status).toBe(403);
     expect((await errorOf(response)).error.code).toBe("ORIGIN_FORBIDDEN");
   });
@@ -104,7 +106,7 @@ describe("API responses", () => {
     for (const response of [
       await client.fetch(API_PATHS.csrfToken),
       await client.fetch("/api/pdf/status/not-a-task"),
-      await client.fetch(API_PATHS.merge, { method: "POST" }),
+      await client.fetch(TOOLS["merge-pdf"].endpoint.path, { method: "POST" }),
     ]) {
       for (const [name, value] of Object.entries(SECURITY_HEADERS))
         expect(response.headers.get(name)).toBe(value);

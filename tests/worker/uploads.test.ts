@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { API_PATHS, type FileKind, TOOL_ENDPOINTS, TOOL_IDS, TOOLS } from "../../contract/index.ts";
+import { API_PATHS, declarationOf, type FileKind, TOOL_IDS, TOOLS } from "../../contract/index.ts";
 import { ApiClient, errorOf, form } from "./api-client.ts";
 import { makePdf, makePng } from "./fixtures.ts";
 
@@ -54,7 +54,7 @@ describe("size limits", () => {
     const declared = TOOLS["merge-pdf"].input.maxTotalBytes * 2;
     const fixed = new FixedLengthStream(declared);
     const writer = fixed.writable.getWriter();
-    const response = await client.send("POST", API_PATHS.merge, fixed.readable, {
+    const response = await client.send("POST", TOOLS["merge-pdf"].endpoint.path, fixed.readable, {
       "Content-Type": "multipart/form-data; boundary=x",
     });
     expect(response.status).toBe(413);
@@ -66,7 +66,7 @@ describe("size limits", () => {
     const client = new ApiClient();
     const max = TOOLS["merge-pdf"].input.maxFiles;
     const files = Array.from({ length: max + 1 }, (_, i) => ({ name: `p${i}.pdf`, bytes: makePdf(1) }));
-    const response = await client.send("POST", API_PATHS.merge, form("files", files));
+    const response = await client.send("POST", TOOLS["merge-pdf"].endpoint.path, form("files", files));
     expect(response.status).toBe(413);
     const body = await errorOf(response);
     expect(body.error.code).toBe("TOO_MANY_FILES");
@@ -81,7 +81,7 @@ describe("file checks", () => {
     // The name and the declared type say PDF; the bytes decide.
     const response = await client.send(
       "POST",
-      API_PATHS.merge,
+      TOOLS["merge-pdf"].endpoint.path,
       form("files", [
         { name: "a.pdf", bytes: makePdf(1) },
         { name: "b.pdf", bytes: png, type: "application/pdf" },
@@ -98,7 +98,7 @@ describe("file checks", () => {
     const marker = `refused-${crypto.randomUUID()}`;
     const response = await client.send(
       "POST",
-      API_PATHS.merge,
+      TOOLS["merge-pdf"].endpoint.path,
       form("files", [
         { name: `${marker}-1.pdf`, bytes: makePdf(1) },
         { name: `${marker}-2.pdf`, bytes: makePdf(1) },
@@ -115,14 +115,20 @@ describe("file checks", () => {
 
   it("answers NO_FILE when the form holds no file", async () => {
     const client = new ApiClient();
-    const response = await client.send("POST", API_PATHS.merge, form("files", [], { note: "x" }));
+    const response = await client.send(
+      "POST",
+      TOOLS["merge-pdf"].endpoint.path,
+      form("files", [], { note: "x" }),
+    );
     expect(response.status).toBe(400);
     expect((await errorOf(response)).error.code).toBe("NO_FILE");
   });
 
   it("refuses a body that is not multipart", async () => {
     const client = new ApiClient();
-    const response = await client.send("POST", API_PATHS.merge, "{}", { "Content-Type": "application/json" });
+    const response = await client.send("POST", TOOLS["merge-pdf"].endpoint.path, "{}", {
+      "Content-Type": "application/json",
+    });
     expect(response.status).toBe(400);
     expect((await errorOf(response)).error.code).toBe("BAD_REQUEST");
   });
@@ -160,7 +166,7 @@ async function sampleImage(kind: FileKind): Promise<Uint8Array> {
   return makePdf(1);
 }
 
-const toolsAt = (path: string) => TOOL_IDS.filter((id) => TOOL_ENDPOINTS[id].path === path);
+const toolsAt = (path: string) => TOOL_IDS.filter((id) => TOOLS[id].endpoint.path === path);
 
 describe("tools not available yet", () => {
   const unavailable = TOOL_IDS.filter((id) => !TOOLS[id].available);
@@ -171,7 +177,7 @@ describe("tools not available yet", () => {
 
   it.each(unavailable)("%s answers 501 TOOL_NOT_AVAILABLE", async (id) => {
     const client = new ApiClient();
-    const endpoint = TOOL_ENDPOINTS[id];
+    const endpoint = declarationOf(id).endpoint;
     let response: Response;
     if (endpoint.path === API_PATHS.imageConvert) {
       // Decided by the file's kind and the fields, so the body is needed.
@@ -196,7 +202,7 @@ describe("tools not available yet", () => {
 
   it("answer 501 for a task-style convert naming an unavailable tool in a form field", async () => {
     const client = new ApiClient();
-    const id = TOOL_IDS.find((t) => !TOOLS[t].available && TOOL_ENDPOINTS[t].path === API_PATHS.pdfConvert);
+    const id = TOOL_IDS.find((t) => !TOOLS[t].available && TOOLS[t].endpoint.path === API_PATHS.pdfConvert);
     if (id === undefined) throw new Error("ocr, protect and sign are announced as coming soon");
     const response = await client.send(
       "POST",
@@ -204,7 +210,7 @@ describe("tools not available yet", () => {
       form(
         "file",
         [{ name: "a.pdf", bytes: makePdf(1) }],
-        Object.fromEntries(Object.entries(TOOL_ENDPOINTS[id].fields)),
+        Object.fromEntries(Object.entries(declarationOf(id).endpoint.fields)),
       ),
     );
     expect(response.status).toBe(501);

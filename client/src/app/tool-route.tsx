@@ -1,25 +1,20 @@
 import { type ComponentType, lazy } from "react";
 import { Navigate, useParams } from "react-router";
-import { isImageConverter } from "../features/image-converter/converter-tool";
-import { isToolId, type ToolId } from "../lib/contract";
+import { isToolId, TOOLS, type ToolId } from "../lib/contract";
 
 type ToolScreen = ComponentType<{ toolId: ToolId }>;
 
-const MergePdfPage = lazy(() => import("../features/merge-pdf/merge-pdf-page"));
-const ImageConverterPage = lazy(() => import("../features/image-converter/image-converter-page"));
+/** Each tool folder's `screen.tsx`, loaded on demand (its own chunk, with its strings). */
+const screenModules = import.meta.glob<{ default: ToolScreen }>("../../../tools/*/screen.tsx");
+const SCREENS = new Map(
+  Object.entries(screenModules).map(([path, load]) => [path.split("/").at(-2) ?? "", lazy(load)]),
+);
 const UnavailableToolPage = lazy(() => import("../features/tool-page/unavailable-tool-page"));
-
-/** The screen of each tool: built screens by id or kind, every other tool the "not available" page. */
-function screenFor(id: ToolId): ToolScreen {
-  if (id === "merge-pdf") return MergePdfPage;
-  if (isImageConverter(id)) return ImageConverterPage;
-  return UnavailableToolPage;
-}
 
 /** /tools/:toolId — an unknown id redirects to the home page, replacing the history entry. */
 export function ToolRoute() {
   const { toolId = "" } = useParams();
   if (!isToolId(toolId)) return <Navigate to="/" replace />;
-  const Screen = screenFor(toolId);
+  const Screen = (TOOLS[toolId].available ? SCREENS.get(toolId) : undefined) ?? UnavailableToolPage;
   return <Screen key={toolId} toolId={toolId} />;
 }

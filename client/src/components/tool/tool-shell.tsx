@@ -11,9 +11,9 @@ import { LocalizedLink } from "../localized-link";
  * no screen yet.
  */
 export function ToolShell({ toolId, children }: { toolId: ToolId; children?: ReactNode }) {
-  const { t } = useTranslation();
-  const name = t(`tools.${toolId}.name`);
-  const description = t(`tools.${toolId}.description`);
+  const { t } = useTranslation(toolId);
+  const name = t("name");
+  const description = t("description");
   usePageMeta({ title: name, description });
   return (
     <div className="tool-page container">

@@ -1,17 +1,5 @@
-import {
-  type FileKind,
-  QUALITY_PRESETS,
-  type QualityPreset,
-  TOOL_ENDPOINTS,
-  TOOLS,
-  type ToolId,
-} from "../../lib/contract";
+import { type FileKind, QUALITY_PRESETS, type QualityPreset, TOOLS, type ToolId } from "../../lib/contract";
 import { formatLabel } from "../../lib/files/file-formats";
-
-/** Image converters are the image tools whose endpoint fixes a target format (png-to-jpg …). */
-export function isImageConverter(id: ToolId): boolean {
-  return TOOLS[id].category === "image" && "target_format" in TOOL_ENDPOINTS[id].fields;
-}
 
 /** Quality presets, best first (high, medium, low). */
 export const QUALITY_CHOICES = (Object.keys(QUALITY_PRESETS) as QualityPreset[]).sort(

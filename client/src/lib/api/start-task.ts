@@ -1,4 +1,4 @@
-import { TOOL_ENDPOINTS, type ToolId, taskStartResponseSchema } from "../contract";
+import { declarationOf, type ToolId, taskStartResponseSchema } from "../contract";
 import { ApiError, errorFromResponse, parseJson } from "./api-error";
 import { withCsrf } from "./csrf";
 
@@ -58,7 +58,7 @@ export function startTask(
   fields: Readonly<Record<string, string>> = {},
   options: StartTaskOptions = {},
 ): Promise<string> {
-  const endpoint = TOOL_ENDPOINTS[toolId];
+  const { endpoint } = declarationOf(toolId);
   const build = () => {
     const form = new FormData();
     for (const [name, value] of Object.entries({ ...fields, ...endpoint.fields })) form.append(name, value);

@@ -7,13 +7,20 @@ import { languageOfPath } from "./language-path";
 
 export const NAMESPACE = "common";
 
-/** Locale files at the repository root, bundled as lazy chunks (no third-party requests). */
-const localeFiles = import.meta.glob<{ default: Record<string, unknown> }>(
-  "../../../../locales/*/common.json",
-);
+type LocaleModule = { default: Record<string, unknown> };
+/**
+ * Shared strings (locales/<lang>/common.json) and each tool's own namespace
+ * (tools/<id>/locales/<lang>.json), bundled as lazy chunks: a page loads only the namespaces it
+ * shows, so tool text stays out of the home page. No third-party requests.
+ */
+const sharedFiles = import.meta.glob<LocaleModule>("../../../../locales/*/common.json");
+const toolFiles = import.meta.glob<LocaleModule>("../../../../tools/*/locales/*.json");
 
 function loadLocale(language: string, namespace: string) {
-  const load = localeFiles[`../../../../locales/${language}/${namespace}.json`];
+  const load =
+    namespace === NAMESPACE
+      ? sharedFiles[`../../../../locales/${language}/${namespace}.json`]
+      : toolFiles[`../../../../tools/${namespace}/locales/${language}.json`];
   if (!load) return Promise.reject(new Error(`No ${namespace} locale for ${language}`));
   return load().then((module) => module.default);
 }
@@ -38,6 +45,8 @@ export const i18nReady = i18next
     fallbackLng: FALLBACK_LANGUAGE,
     ns: [NAMESPACE],
     defaultNS: NAMESPACE,
+    // A tool's screen reads its own namespace first, then the shared strings.
+    fallbackNS: NAMESPACE,
     interpolation: { escapeValue: false },
     returnNull: false,
     detection: {

@@ -1,9 +1,14 @@
 import type en from "../../../../locales/en/common.json";
+import type { ToolLocales } from "../../generated/tool-locales";
 
-/** Translation keys are typed from the English file, the source of truth. */
+/**
+ * Translation keys are typed from the English files, the source of truth: the shared namespace and
+ * each tool's own (tools/<id>/locales/en.json, listed by scripts/tool-registry.ts).
+ */
 declare module "i18next" {
   interface CustomTypeOptions {
     defaultNS: "common";
-    resources: { common: typeof en };
+    fallbackNS: "common";
+    resources: { common: typeof en } & ToolLocales;
   }
 }

@@ -1,0 +1,227 @@
+/**
+ * What a tool declaration is made of, and the helpers tool folders declare themselves with
+ * (tools/<id>/tool.ts). Pure TypeScript + zod: every runtime imports it. It must not import the
+ * registry (contract/tools.ts), which imports every declaration.
+ */
+import { z } from "zod";
+import type { FileKind } from "./file-kinds.ts";
+
+const MB = 1024 * 1024;
+
+/** JPEG quality for the named presets (spec §9); the same table serves converters and compression. */
+export const QUALITY_PRESETS = { low: 60, medium: 85, high: 95 } as const;
+export type QualityPreset = keyof typeof QUALITY_PRESETS;
+export const CUSTOM_QUALITY = { min: 30, max: 100, step: 1, default: 85 } as const;
+
+export type ToolCategory = "pdf" | "image";
+/** Which status endpoint (`/api/{taskType}/status`) serves a tool's tasks: its category. */
+export type TaskType = ToolCategory;
+
+/** Pictures a tool card can show (the client draws each one). */
+export const TOOL_ICONS = [
+  "merge",
+  "split",
+  "compress",
+  "document",
+  "table",
+  "image",
+  "markdown",
+  "ocr",
+  "lock",
+  "pen",
+  "convert",
+] as const;
+export type ToolIcon = (typeof TOOL_ICONS)[number];
+
+export interface ToolInput {
+  /** File kinds accepted, decided from the bytes (see file-kinds.ts). */
+  readonly kinds: readonly FileKind[];
+  readonly maxFiles: number;
+  /** Per-file limit in bytes. */
+  readonly maxFileBytes: number;
+  /** Limit for all files of one request together. */
+  readonly maxTotalBytes: number;
+  /** Images with more pixels (read from the header) are refused before anything decodes them. */
+  readonly maxPixels?: number;
+}
+
+/** Where a job runs. Edge jobs over `edgeBudget` run in the container instead. */
+export type ToolEngine =
+  | { readonly kind: "container" }
+  | { readonly kind: "edge"; readonly edgeBudget: { readonly maxPixels: number; readonly maxBytes: number } };
+
+/** How the API starts a tool. Several tools may share a path; `fields` and `select` pick one. */
+export interface ToolEndpoint {
+  readonly path: string;
+  /** The multipart field holding the files. */
+  readonly fileField: "file" | "files" | "images";
+  /** Fields the client sends as they are and the server matches (e.g. `output_format: "docx"`). */
+  readonly fields: Readonly<Record<string, string>>;
+  /** An extra rule over the request's fields, for tools that share a path without fixed fields. */
+  readonly select?: (fields: Readonly<Record<string, string>>) => boolean;
+  /**
+   * The spec's older blob style: the Worker waits for the task and answers the file itself —
+   * always, or when the named field is in the query string.
+   */
+  readonly blob?: "always" | { readonly whenQuery: string };
+}
+
+export interface ToolDeclaration {
+  /** Never changes once shipped; also the tool's folder name, URL segment and i18next namespace. */
+  readonly id: string;
+  readonly category: ToolCategory;
+  /** Position among the tools of its category (tools index order). */
+  readonly order: number;
+  readonly icon: ToolIcon;
+  /** false: declared, shown, but the API answers TOOL_NOT_AVAILABLE and the page says so. */
+  readonly available: boolean;
+  /** Announced as coming soon (card dimmed and flagged disabled). */
+  readonly comingSoon: boolean;
+  readonly premium: boolean;
+  readonly input: ToolInput;
+  /**
+   * Options with the spec's defaults and ranges. It parses the form fields of a request (strings)
+   * into typed values, and accepts its own output unchanged (the converter checks the typed
+   * options it receives with the same schema).
+   */
+  readonly options: z.ZodObject;
+  /** The result's kind; `suffix` marks a result of the input's own type ("report-merged.pdf"). */
+  readonly output: { readonly kind: FileKind; readonly suffix?: string };
+  readonly engine: ToolEngine;
+  readonly endpoint: ToolEndpoint;
+}
+
+/** Declares a tool, keeping its literal types (ids, kinds, option shapes) for the registry. */
+export function declareTool<const T extends ToolDeclaration>(tool: T): T {
+  return tool;
+}
+
+/** Flags of a tool people can use. */
+export const AVAILABLE = { available: true, comingSoon: false, premium: false } as const;
+/** Flags of a tool not built yet (the API refuses it, the page says so). */
+export const NOT_BUILT = { available: false, comingSoon: false, premium: false } as const;
+/** Flags of a tool announced as coming soon (card dimmed and disabled). */
+export const COMING_SOON = { available: false, comingSoon: true, premium: false } as const;
+
+export const pdfInput = (maxFiles: number): ToolInput => ({
+  kinds: ["pdf"],
+  maxFiles,
+  maxFileBytes: 100 * MB,
+  maxTotalBytes: 100 * MB,
+});
+
+/**
+ * Largest image any tool takes: 64 MP (8000×8000). Measured with sharp: decode + MozJPEG needs about
+ * 8.5 MB per megapixel on top of a runner's ~130 MB, inside the default 1024 MB job memory cap.
+ */
+export const MAX_IMAGE_PIXELS = 64_000_000;
+
+export const imageInput = (kinds: readonly FileKind[], maxFiles = 1): ToolInput => ({
+  kinds,
+  maxFiles,
+  maxFileBytes: 50 * MB,
+  maxTotalBytes: maxFiles === 1 ? 50 * MB : 100 * MB,
+  maxPixels: MAX_IMAGE_PIXELS,
+});
+
+export const markdownInput: ToolInput = {
+  kinds: ["markdown"],
+  maxFiles: 1,
+  maxFileBytes: 5 * MB,
+  maxTotalBytes: 5 * MB,
+};
+
+/**
+ * Edge image budget: PNG decode + MozJPEG encode peaked at ~33 MB per megapixel in workerd (about
+ * 100 MB at 3 MP) and the isolate has 128 MB shared by concurrent requests; bigger images go to
+ * the container.
+ */
+export const EDGE_IMAGE = {
+  kind: "edge",
+  edgeBudget: { maxPixels: 2_500_000, maxBytes: 10 * MB },
+} as const satisfies ToolEngine;
+export const CONTAINER = { kind: "container" } as const satisfies ToolEngine;
+
+/** Option schemas that parse form strings and accept their own typed output. */
+export const options = {
+  none: () => z.object({}),
+  qualityPreset: () => z.enum(["high", "medium", "low"]).default("medium"),
+  /** A preset name or a custom number (compression). */
+  quality: () =>
+    z
+      .union([
+        z.enum(["high", "medium", "low"]),
+        z.coerce.number().int().min(CUSTOM_QUALITY.min).max(CUSTOM_QUALITY.max),
+      ])
+      .default("medium"),
+  /** Page ranges such as "1-3,5,7-9"; checked against the page count by the engine. */
+  pageRanges: () =>
+    z
+      .string()
+      .trim()
+      .regex(/^$|^\s*\d+(\s*-\s*\d+)?(\s*,\s*\d+(\s*-\s*\d+)?)*\s*$/, "page ranges like 1-3,5,7-9")
+      .optional(),
+  /** "true"/"false" from a form, or a boolean. */
+  flag: () => z.union([z.boolean(), z.stringbool()]).default(false),
+};
+
+/** JPEG quality number for a preset name or a custom value. */
+export function jpegQuality(quality: QualityPreset | number): number {
+  return typeof quality === "number" ? quality : QUALITY_PRESETS[quality];
+}
+
+/** A one-PDF tool announced as coming soon, started on /api/pdf/convert with its output format. */
+export function comingSoonPdfTool<const Id extends string, const Icon extends ToolIcon>(
+  id: Id,
+  order: number,
+  icon: Icon,
+) {
+  const tool = {
+    id,
+    category: "pdf",
+    order,
+    icon,
+    ...COMING_SOON,
+    input: pdfInput(1),
+    options: options.none(),
+    output: { kind: "pdf" },
+    engine: CONTAINER,
+    endpoint: { path: "/api/pdf/convert", fileField: "file", fields: { output_format: id } },
+  } as const;
+  return tool satisfies ToolDeclaration;
+}
+
+/** An image format converter with the quality presets, started on /api/image/convert (spec §7). */
+export function imageConverterTool<
+  const Id extends string,
+  const Source extends FileKind,
+  const Target extends FileKind,
+  const Available extends boolean,
+>(spec: {
+  id: Id;
+  order: number;
+  source: Source;
+  target: Target;
+  targetFormat: string;
+  available: Available;
+}) {
+  const tool = {
+    id: spec.id,
+    category: "image",
+    order: spec.order,
+    icon: "convert",
+    available: spec.available,
+    comingSoon: false,
+    premium: false,
+    input: imageInput([spec.source]),
+    options: z.object({ quality: options.qualityPreset() }),
+    output: { kind: spec.target },
+    engine: EDGE_IMAGE,
+    endpoint: {
+      path: "/api/image/convert",
+      fileField: "file",
+      fields: { target_format: spec.targetFormat },
+    },
+  } as const;
+  return tool satisfies ToolDeclaration;
+}

@@ -1,0 +1,114 @@
+/**
+ * What each runtime's bundle holds: the Worker (built by `wrangler deploy --dry-run`, which also
+ * checks bindings and migrations offline) and the client (the chunk list the Vite build writes).
+ * A container engine (tools/<id>/container.ts, MuPDF, sharp) must never reach either.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { offlineWranglerEnv } from "../../scripts/stack.ts";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+const CONTAINER_ONLY = [
+  /^tools\/[^/]+\/container\.ts$/,
+  /node_modules\/mupdf\//,
+  /node_modules\/sharp\//,
+  /node_modules\/@img\//,
+];
+const node = process.execPath;
+
+describe("Worker bundle (wrangler deploy --dry-run)", () => {
+  const outdir = mkdtempSync(join(tmpdir(), "worker-bundle-"));
+  let output = "";
+  let inputs: string[] = [];
+
+  beforeAll(() => {
+    if (!existsSync(join(ROOT, "dist/client")))
+      execFileSync(node, [join(ROOT, "node_modules/vite/bin/vite.js"), "build", "--logLevel", "error"], {
+        cwd: ROOT,
+      });
+    const run = spawnSync(
+      node,
+      [
+        join(ROOT, "node_modules/wrangler/bin/wrangler.js"),
+        "deploy",
+        "--dry-run",
+        // The converter image needs a Docker engine to build; the Worker is checked without it.
+        "--containers-rollout=none",
+        "--outdir",
+        outdir,
+        "--metafile",
+        join(outdir, "meta.json"),
+      ],
+      { cwd: ROOT, env: { ...offlineWranglerEnv(), WRANGLER_LOG: "log" }, encoding: "utf8" },
+    );
+    // wrangler prints part of its report on stderr.
+    output = `${run.stdout}${run.stderr}`;
+    if (run.status !== 0) throw new Error(`wrangler deploy --dry-run failed:\n${output}`);
+    const meta = JSON.parse(readFileSync(join(outdir, "meta.json"), "utf8")) as {
+      inputs: Record<string, unknown>;
+    };
+    inputs = Object.keys(meta.inputs);
+  }, 120_000);
+
+  afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+
+  it("builds offline with every binding and stays under the Workers Free size limit", () => {
+    expect(output).toContain("--dry-run: exiting now.");
+    for (const binding of [
+      "env.TASKS (TaskObject)",
+      "env.FILES",
+      "env.CONVERTER (ConverterContainer)",
+      "env.ASSETS",
+    ])
+      expect(output).toContain(binding);
+    const gzipKiB = Number(/gzip: ([\d.]+) KiB/.exec(output)?.[1]);
+    expect(gzipKiB).toBeGreaterThan(0);
+    expect(gzipKiB).toBeLessThan(3 * 1024);
+  });
+
+  it("holds every declaration and the edge engines, and no container engine", () => {
+    for (const id of ["merge-pdf", "png-to-jpg"]) expect(inputs).toContain(`tools/${id}/tool.ts`);
+    expect(inputs).toContain("tools/png-to-jpg/edge.ts");
+    expect(inputs.filter((input) => CONTAINER_ONLY.some((pattern) => pattern.test(input)))).toEqual([]);
+  });
+});
+
+describe("client bundle (vite build)", () => {
+  interface Chunk {
+    file: string;
+    entry: boolean;
+    modules: string[];
+  }
+  const list = join(ROOT, "dist/client-modules.json");
+
+  beforeAll(() => {
+    if (!existsSync(list))
+      execFileSync(node, [join(ROOT, "node_modules/vite/bin/vite.js"), "build", "--logLevel", "error"], {
+        cwd: ROOT,
+      });
+  }, 120_000);
+
+  const chunks = () => JSON.parse(readFileSync(list, "utf8")) as Chunk[];
+  const relativeModules = (chunk: Chunk) => chunk.modules.map((path) => path.replace(`${ROOT}/`, ""));
+
+  it("holds no engine of any runtime", () => {
+    const all = chunks().flatMap(relativeModules);
+    expect(all.length).toBeGreaterThan(0);
+    const engines = [...CONTAINER_ONLY, /^tools\/[^/]+\/edge\.ts$/, /node_modules\/@jsquash\//];
+    expect(all.filter((path) => engines.some((pattern) => pattern.test(path)))).toEqual([]);
+  });
+
+  it("keeps tool screens and tool strings out of the entry chunk (loaded with the screen)", () => {
+    const entry = chunks().filter((chunk) => chunk.entry);
+    expect(entry).toHaveLength(1);
+    const modules = entry.flatMap(relativeModules);
+    expect(modules.filter((path) => /^tools\/[^/]+\/(screen\.tsx|locales\/)/.test(path))).toEqual([]);
+    const screens = chunks()
+      .flatMap(relativeModules)
+      .filter((path) => path.endsWith("/screen.tsx"));
+    expect(screens.sort()).toEqual(["tools/merge-pdf/screen.tsx", "tools/png-to-jpg/screen.tsx"]);
+  });
+});

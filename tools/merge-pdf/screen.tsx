@@ -1,0 +1,91 @@
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { FileDropzone } from "../../client/src/components/tool/file-dropzone";
+import { ResultPanel } from "../../client/src/components/tool/result-panel";
+import { TaskProgress } from "../../client/src/components/tool/task-progress";
+import { ToolShell } from "../../client/src/components/tool/tool-shell";
+import { downloadResult, useToolTask } from "../../client/src/components/tool/use-tool-task";
+import { formatFileSize } from "../../client/src/lib/format/file-size";
+import { showApiError } from "../../client/src/lib/show-error";
+import { type ChosenFile, toChosenFiles } from "./chosen-file";
+import { SortableFileList } from "./sortable-file-list";
+import tool from "./tool.ts";
+import "./merge-pdf.css";
+
+/** Merging needs at least two files. */
+const MIN_FILES = 2;
+
+/** Merge PDFs: choose, order, merge with upload and processing progress, download or delete. */
+export default function MergePdfPage() {
+  const { t, i18n } = useTranslation([tool.id, "common"]);
+  // Shared helpers take the common namespace.
+  const { t: shared } = useTranslation();
+  const language = i18n.resolvedLanguage ?? "en";
+  const [items, setItems] = useState<ChosenFile[]>([]);
+  // On error the files stay selected so the user can retry.
+  const task = useToolTask(tool.id, (error) => showApiError(shared, shared("errors.mergeFailed"), error));
+  const { phase, busy } = task;
+
+  const startOver = () => {
+    task.reset();
+    setItems([]);
+  };
+
+  if (phase.name === "done") {
+    const pages = phase.result.facts.pages;
+    const facts = [
+      { id: "name", label: t("result.fileName"), value: phase.result.filename },
+      ...(typeof pages === "number"
+        ? [{ id: "pages", label: t("result.pages"), value: new Intl.NumberFormat(language).format(pages) }]
+        : []),
+      { id: "size", label: t("result.size"), value: formatFileSize(phase.result.new_size, shared, language) },
+    ];
+    return (
+      <ToolShell toolId={tool.id}>
+        <ResultPanel
+          title={t("resultTitle")}
+          facts={facts}
+          downloadLabel={t("result.download")}
+          anotherLabel={t("another")}
+          expiresAt={phase.expiresAt}
+          deleting={phase.deleting}
+          onDownload={() => downloadResult(phase.result)}
+          onDelete={() => void task.deleteNow().then((deleted) => deleted && setItems([]))}
+          onAnother={startOver}
+        />
+      </ToolShell>
+    );
+  }
+
+  const canMerge = items.length >= MIN_FILES && !busy;
+  return (
+    <ToolShell toolId={tool.id}>
+      <div className="merge-tool">
+        <FileDropzone
+          limits={tool.input}
+          existing={items.map((item) => item.file)}
+          disabled={busy}
+          compact={items.length > 0}
+          onAccept={(files) => setItems((current) => [...current, ...toChosenFiles(files)])}
+        />
+        {items.length > 0 ? <SortableFileList items={items} disabled={busy} onChange={setItems} /> : null}
+        <div className="tool-actions">
+          {items.length > 0 && items.length < MIN_FILES ? (
+            <p className="tool-actions__hint">{t("needTwo")}</p>
+          ) : null}
+          <TaskProgress phase={phase} />
+          <button
+            type="button"
+            className="button button--primary button--large"
+            disabled={!canMerge}
+            aria-busy={busy}
+            onClick={() => void task.run(items.map((item) => item.file))}
+            data-testid="merge-button"
+          >
+            {busy ? t("merging") : t("merge")}
+          </button>
+        </div>
+      </div>
+    </ToolShell>
+  );
+}

@@ -1,0 +1,7 @@
+import ImageConverterPage from "../../client/src/features/image-converter/image-converter-page";
+import tool from "./tool.ts";
+
+/** The shared image converter screen, for PNG → JPG. */
+export default function PngToJpgScreen() {
+  return <ImageConverterPage toolId={tool.id} />;
+}
