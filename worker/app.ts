@@ -3,6 +3,7 @@ import {
   API_PATHS,
   AppError,
   downloadPath,
+  HEALTH_PATH,
   statusPath,
   taskPath,
   taskTypeSchema,
@@ -10,6 +11,7 @@ import {
 import { apiHeaders } from "./api-headers.ts";
 import { csrfTokenRoute, requireCsrf } from "./csrf.ts";
 import type { AppEnv } from "./env.ts";
+import { healthRoute } from "./health-route.ts";
 import { onError } from "./http-errors.ts";
 import { openApiRoute } from "./openapi.ts";
 import { sameOriginOnly } from "./origin-guard.ts";
@@ -24,6 +26,7 @@ app.use("/api/*", apiHeaders, sameOriginOnly, requireCsrf);
 
 app.get(API_PATHS.csrfToken, csrfTokenRoute);
 app.get(API_PATHS.openapi, openApiRoute);
+app.get(HEALTH_PATH, healthRoute);
 app.post(API_PATHS.validatePdf, validatePdfRoute);
 for (const path of START_PATHS) app.post(path, startTaskRoute(path));
 for (const type of taskTypeSchema.options) {

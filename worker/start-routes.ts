@@ -67,9 +67,8 @@ export function startTaskRoute(path: string): Handler<AppEnv> {
     const known = resolveTool(path, query, null);
     const candidates: ToolId[] = known === null ? toolsAtPath(path) : [known];
     requireAvailable(candidates);
-    await countTaskCreation(c);
 
-    const taskId = newTaskId();
+    const taskId = await newTaskId(c.env.CSRF_SECRET);
     const sink = r2Sink(c.env.FILES, taskId);
     const upload = await receiveUpload(c.req.raw, uploadPlanFor(candidates), sink);
     try {
@@ -82,6 +81,8 @@ export function startTaskRoute(path: string): Handler<AppEnv> {
       const options = parseToolOptions(tool, fields);
       if (!options.success)
         throw new AppError("INVALID_OPTIONS", "Invalid options", { issues: options.issues });
+      // Only accepted uploads and options use up the client's task quota.
+      await countTaskCreation(c);
       await taskStub(c.env, taskId).create({ id: taskId, tool, options: options.data, inputs: upload.files });
     } catch (error) {
       await sink.discard(upload.files);
