@@ -2,14 +2,22 @@ import { z } from "zod";
 import { errorBodySchema } from "./errors.ts";
 import { TOOL_IDS, type ToolId } from "./tools.ts";
 
-/** Task ids carry 128 random bits, base64url without padding (22 characters). */
-export const TASK_ID_PATTERN = /^[A-Za-z0-9_-]{22}$/;
+/**
+ * Task ids are 128 random bits (22 base64url characters) followed by a 96-bit tag (16 characters),
+ * a truncated HMAC-SHA256 of the random part under a key only the Worker holds, so a made-up or
+ * altered id is refused without asking any Durable Object.
+ */
+export const TASK_ID_PATTERN = /^[A-Za-z0-9_-]{38}$/;
 export const taskIdSchema = z.string().regex(TASK_ID_PATTERN);
 
 export const toolIdSchema = z.enum(TOOL_IDS as [ToolId, ...ToolId[]]);
 export const taskTypeSchema = z.enum(["pdf", "image"]);
 
-export const TASK_STATES = ["PENDING", "STARTED", "PROGRESS", "SUCCESS", "FAILURE"] as const;
+/**
+ * QUEUED: the converter is busy or unreachable and the task waits to retry. Any state other than
+ * SUCCESS or FAILURE means the task goes on (spec §4).
+ */
+export const TASK_STATES = ["PENDING", "QUEUED", "STARTED", "PROGRESS", "SUCCESS", "FAILURE"] as const;
 export const taskStateSchema = z.enum(TASK_STATES);
 export type TaskState = z.infer<typeof taskStateSchema>;
 
@@ -48,6 +56,8 @@ export const taskStatusSchema = z.object({
   state: taskStateSchema,
   /** 0–100. */
   progress: z.number().min(0).max(100),
+  /** Grows on every change of state or progress; `since` of the next status request. */
+  revision: z.number().int().nonnegative(),
   result: taskResultSchema.nullable(),
   error: errorBodySchema.nullable(),
   /** ISO time after which the task and its files are deleted. */
@@ -58,8 +68,34 @@ export type TaskStatus = z.infer<typeof taskStatusSchema>;
 export const validatePdfResponseSchema = z.object({ total_pages: z.number().int().nonnegative() });
 export const deleteTaskResponseSchema = z.object({ deleted: z.literal(true) });
 
+/** Longest wait of one status request; a longer `wait` is cut to this. */
+export const STATUS_MAX_WAIT_SECONDS = 25;
+
+/**
+ * Query of `GET /api/{type}/status/{id}`: with `since` (a revision the client has seen) the answer
+ * comes as soon as the task's revision differs from it, or after `wait` seconds (default and cap
+ * STATUS_MAX_WAIT_SECONDS) with the unchanged status. Without `since` the answer is immediate.
+ */
+export const statusQuerySchema = z.object({
+  wait: z.coerce.number().min(0).max(3600).optional(),
+  since: z.coerce.number().int().nonnegative().optional(),
+});
+export type StatusQuery = z.infer<typeof statusQuerySchema>;
+
 /** Client polling (spec §9): first check immediate, then 3000 ms growing ×1.5 up to 8000 ms. */
 export const POLLING = { initialIntervalMs: 3000, maxIntervalMs: 8000, backoffFactor: 1.5 } as const;
+
+/** `GET /api/health`: the Worker answers, and the converter with its load (503 when it does not). */
+export const HEALTH_PATH = "/api/health";
+export const healthStatusSchema = z.object({
+  ok: z.boolean(),
+  converter: z.object({
+    ok: z.boolean(),
+    running: z.number().int().optional(),
+    capacity: z.number().int().optional(),
+  }),
+});
+export type HealthStatus = z.infer<typeof healthStatusSchema>;
 
 /** Default time after which a task's files and state are deleted. */
 export const DEFAULT_RETENTION_MINUTES = 60;

@@ -68,6 +68,8 @@ export interface StackOptions {
   persistTo: string;
   /** Passed to the child processes' stdio. */
   quiet?: boolean;
+  /** A wrangler config other than wrangler.toml (benchmarks raise the rate limits with one). */
+  wranglerConfig?: string;
 }
 
 export interface Stack {
@@ -122,6 +124,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       "--var",
       `CONVERTER_URL:${converterUrl}`,
       "--show-interactive-dev-session=false",
+      ...(options.wranglerConfig === undefined ? [] : ["--config", options.wranglerConfig]),
       "--inspector-port",
       String(options.port + 1000),
     ],

@@ -16,7 +16,10 @@ import {
   errorEnvelopeSchema,
   errorStatus,
   FILE_KINDS,
+  HEALTH_PATH,
+  healthStatusSchema,
   statusPath,
+  statusQuerySchema,
   TOOLS,
   type ToolId,
   taskPath,
@@ -27,6 +30,7 @@ import {
 } from "../contract/index.ts";
 import { csrfTokenRoute } from "./csrf.ts";
 import type { AppEnv } from "./env.ts";
+import { healthRoute } from "./health-route.ts";
 import { startTaskRoute } from "./start-routes.ts";
 import { deleteRoute, downloadRoute, statusRoute } from "./task-routes.ts";
 import { START_PATHS, toolsAtPath } from "./tool-resolution.ts";
@@ -45,6 +49,7 @@ const COMPONENTS = {
   CsrfToken: csrfTokenResponseSchema,
   ValidatePdf: validatePdfResponseSchema,
   DeleteTask: deleteTaskResponseSchema,
+  Health: healthStatusSchema,
 } as const;
 type ComponentName = keyof typeof COMPONENTS;
 /** A reference to a component schema. */
@@ -192,11 +197,11 @@ export function apiRoutes(): ApiRoute[] {
           config: {
             method: "get",
             path: statusPath(type, "{taskId}"),
-            summary: `Status of a ${type} task`,
-            request: { params: taskIdParams },
+            summary: `Status of a ${type} task; with \`since\`, it waits (up to \`wait\` s) for a change`,
+            request: { params: taskIdParams, query: statusQuerySchema },
             responses: {
               200: { description: "Task status", content: json(ref("TaskStatus")) },
-              ...errors([...GUARDS, "TASK_NOT_FOUND"]),
+              ...errors([...GUARDS, "BAD_REQUEST", "RATE_LIMITED", "TASK_NOT_FOUND"]),
             },
           },
           handler: statusRoute(type),
@@ -235,6 +240,18 @@ export function apiRoutes(): ApiRoute[] {
         responses: { 200: { description: "Token", content: json(ref("CsrfToken")) }, ...errors(GUARDS) },
       },
       handler: csrfTokenRoute,
+    },
+    {
+      config: {
+        method: "get",
+        path: HEALTH_PATH,
+        summary: "Health of the site and its converter",
+        responses: {
+          200: { description: "Up", content: json(ref("Health")) },
+          503: { description: "The converter does not answer", content: json(ref("Health")) },
+        },
+      },
+      handler: healthRoute,
     },
     {
       config: {

@@ -13,6 +13,8 @@ export interface Env {
   ASSETS: Fetcher;
   /** Per-client limit on task creation (`[[ratelimits]]`). */
   TASK_RATE_LIMIT: RateLimit;
+  /** Per-client limit on status, download and delete requests (`[[ratelimits]]`). */
+  TASK_READ_RATE_LIMIT: RateLimit;
   /** Minutes after which a task's files and state are deleted. */
   RETENTION_MINUTES: string;
   /** Local development and tests only: the converter as a plain HTTP service. */

@@ -2,11 +2,14 @@ import type { Context, ErrorHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { AppError, type ErrorEnvelope, errorStatus } from "../contract/index.ts";
 import type { AppEnv } from "./env.ts";
+import { RATE_LIMIT_RETRY_AFTER_SECONDS } from "./rate-limit.ts";
 
 /** The contract's error envelope with the code's status. */
 export function errorResponse(c: Context<AppEnv>, error: AppError): Response {
   const body: ErrorEnvelope = { error: error.toBody(), request_id: c.get("requestId") };
-  return c.json(body, errorStatus(error.code) as ContentfulStatusCode);
+  const headers: Record<string, string> =
+    error.code === "RATE_LIMITED" ? { "Retry-After": String(RATE_LIMIT_RETRY_AFTER_SECONDS) } : {};
+  return c.json(body, errorStatus(error.code) as ContentfulStatusCode, headers);
 }
 
 /**

@@ -69,6 +69,8 @@ async function createTask(
   checkInputsFit(tool, inputs);
   const options = parseToolOptions(tool, fields);
   if (!options.success) throw new AppError("INVALID_OPTIONS", "Invalid options", { issues: options.issues });
+  // Only accepted uploads and options use up the client's task quota.
+  await countTaskCreation(c);
   await taskStub(c.env, taskId).create({ id: taskId, tool, options: options.data, inputs });
   return tool;
 }
@@ -83,9 +85,8 @@ export function startTaskRoute(path: string): Handler<AppEnv> {
     const known = resolveTool(path, query, null);
     const candidates: ToolId[] = known === null ? toolsAtPath(path) : [known];
     requireAvailable(candidates);
-    await countTaskCreation(c);
 
-    const taskId = newTaskId();
+    const taskId = await newTaskId(c.env.CSRF_SECRET);
     const sink = r2Sink(c.env.FILES, taskId);
     const upload = await receiveUpload(c.req.raw, uploadPlanFor(candidates), sink);
     const tool = await createTask(c, path, taskId, { ...query, ...upload.fields }, upload.files).catch(

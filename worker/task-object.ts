@@ -1,15 +1,32 @@
 import { DurableObject } from "cloudflare:workers";
-import { AppError, DEFAULT_RETENTION_MINUTES, isTransient } from "../contract/index.ts";
+import { AppError, DEFAULT_RETENTION_MINUTES, type ErrorCode } from "../contract/index.ts";
 import { type ConverterClient, createConverterClient } from "./converter-client.ts";
 import type { Env } from "./env.ts";
 import { runJob } from "./job-runner.ts";
 import { deleteTaskFiles } from "./task-files.ts";
 import { isFinished, JOB_PROGRESS, type NewTask, TASK_RECORD_KEY, type TaskRecord } from "./task-record.ts";
 
-/** Runs per task, first one included; also bounds resumption after an interruption. */
-export const MAX_JOB_ATTEMPTS = 3;
-/** Wait before retry n (n = 1, 2, …): 1 s, 2 s, 4 s… */
-const RETRY_BASE_MS = 1000;
+/** Interrupted runs (runner killed, or this object restarted mid-run) retried before JOB_INTERRUPTED. */
+export const MAX_INTERRUPTED_RETRIES = 1;
+
+/**
+ * How a busy or unreachable converter is waited for: retry n waits `baseMs × 2^n`, at most `capMs`,
+ * scaled by a random factor in [0.5, 1] so waiting tasks do not retry in step, until `deadlineMs`
+ * after creation. Measured: a batch of 32 merges keeps the converter busy for 8–12 s, so the
+ * deadline is minutes, not seconds. With a 10 s cap, 64 waiting merges left the converter idle
+ * between retries (1.7 jobs/s against 5.8 at 32); a rejected attempt costs the converter only its
+ * admission check, so the cap is short. A property of the object so tests can shorten it.
+ */
+export interface QueuePolicy {
+  readonly baseMs: number;
+  readonly capMs: number;
+  readonly deadlineMs: number;
+}
+export const QUEUE_POLICY: QueuePolicy = { baseMs: 500, capMs: 2000, deadlineMs: 5 * 60_000 };
+
+/** Failures that mean "the converter cannot take the job now", not "the job is bad". */
+const QUEUE_CODES: ReadonlySet<ErrorCode> = new Set(["CONVERTER_BUSY", "CONVERTER_UNAVAILABLE"]);
+
 /**
  * While a job runs, the alarm is re-armed this far ahead: if the process dies (e.g. `wrangler dev`
  * restarts), it fires, finds the stored run flag without a live run, and resumes the job. A live
@@ -28,14 +45,17 @@ export function taskStub(env: Env, taskId: string): DurableObjectStub<TaskObject
 
 /**
  * One task: its state machine, retries, progress, expiry and cleanup. It coordinates; the job
- * itself runs in an edge engine or in the converter (job-runner.ts). All work happens in the alarm:
- * at once after creation, again after a transient failure, and at expiry to delete everything.
+ * itself runs in an edge engine or in the converter (job-runner.ts). The job starts from an alarm
+ * (at once after creation, again after a transient failure); the last alarm deletes everything.
  */
 export class TaskObject extends DurableObject<Env> {
   /** The converter jobs use; a property so a deployment variant (or a test) can point it elsewhere. */
   converter: ConverterClient;
+  queuePolicy: QueuePolicy = QUEUE_POLICY;
   /** True while this instance runs the job (the stored flag alone cannot tell a live run from a lost one). */
   #running = false;
+  /** Status requests waiting for the next change. */
+  readonly #waiters = new Set<() => void>();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -46,8 +66,16 @@ export class TaskObject extends DurableObject<Env> {
     return this.ctx.storage.kv.get<TaskRecord>(TASK_RECORD_KEY);
   }
 
-  #save(record: TaskRecord): void {
-    this.ctx.storage.kv.put(TASK_RECORD_KEY, record);
+  /** Stores the record with the next revision and wakes every waiting status request. */
+  #save(record: TaskRecord): TaskRecord {
+    const saved = { ...record, revision: (this.#load()?.revision ?? 0) + 1 };
+    this.ctx.storage.kv.put(TASK_RECORD_KEY, saved);
+    this.#wake();
+    return saved;
+  }
+
+  #wake(): void {
+    for (const wake of [...this.#waiters]) wake();
   }
 
   /** Stores a new task (PENDING) and schedules its job at once. */
@@ -59,7 +87,10 @@ export class TaskObject extends DurableObject<Env> {
       expiresAt: now + retentionMs(this.env),
       state: "PENDING",
       progress: 0,
+      revision: 0,
       attempts: 0,
+      queuedRetries: 0,
+      interruptions: 0,
       running: false,
       outputs: [],
       facts: {},
@@ -72,6 +103,27 @@ export class TaskObject extends DurableObject<Env> {
   async snapshot(): Promise<TaskRecord | null> {
     const record = this.#load();
     return record !== undefined && Date.now() < record.expiresAt ? record : null;
+  }
+
+  /**
+   * The task once its revision differs from `since`, or after `waitMs` unchanged. Without `since`
+   * (or for a finished task, which no longer changes) it answers at once.
+   */
+  async watch(since: number | undefined, waitMs: number): Promise<TaskRecord | null> {
+    const record = await this.snapshot();
+    if (record === null || since === undefined || record.revision !== since || isFinished(record.state)) {
+      return record;
+    }
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.#waiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, waitMs);
+      this.#waiters.add(done);
+    });
+    return this.snapshot();
   }
 
   /** Deletes the task's files and state now; false when there was no task. */
@@ -92,30 +144,31 @@ export class TaskObject extends DurableObject<Env> {
       await this.ctx.storage.setAlarm(Date.now() + WATCHDOG_MS);
       return;
     }
-    if (record.running && record.attempts >= MAX_JOB_ATTEMPTS) {
-      await this.#finish({
-        ...record,
-        state: "FAILURE",
-        running: false,
-        error: new AppError("JOB_INTERRUPTED", "The job was interrupted too often").toBody(),
-      });
+    if (record.running) {
+      // The stored run flag without a live run: this object restarted while the job ran.
+      const interrupted = { ...record, running: false, interruptions: record.interruptions + 1 };
+      if (interrupted.interruptions > MAX_INTERRUPTED_RETRIES) {
+        const error = new AppError("JOB_INTERRUPTED", "The job was interrupted too often");
+        await this.#finish({ ...interrupted, state: "FAILURE", error: error.toBody() });
+        return;
+      }
+      await this.#run(interrupted);
       return;
     }
-    // Either the first run, a retry, or the resumption of an interrupted run.
+    // The first run or a retry.
     await this.#run(record);
   }
 
   async #run(record: TaskRecord): Promise<void> {
     this.#running = true;
-    const started: TaskRecord = {
+    const started = this.#save({
       ...record,
       state: "STARTED",
-      progress: JOB_PROGRESS.started,
+      progress: Math.max(record.progress, JOB_PROGRESS.started),
       attempts: record.attempts + 1,
       running: true,
       error: null,
-    };
-    this.#save(started);
+    });
     await this.ctx.storage.setAlarm(Date.now() + WATCHDOG_MS);
     try {
       const result = await runJob(started, { files: this.env.FILES, converter: this.converter }, (percent) =>
@@ -154,25 +207,55 @@ export class TaskObject extends DurableObject<Env> {
       await deleteTaskFiles(this.env.FILES, taskId);
       return;
     }
-    if (isTransient(appError.code) && current.attempts < MAX_JOB_ATTEMPTS) {
-      this.#save({ ...current, running: false });
-      await this.ctx.storage.setAlarm(Date.now() + RETRY_BASE_MS * 2 ** (current.attempts - 1));
+    const stopped = { ...current, running: false };
+    if (QUEUE_CODES.has(appError.code)) {
+      const policy = this.queuePolicy;
+      const backoff = Math.min(policy.baseMs * 2 ** current.queuedRetries, policy.capMs);
+      const delay = Math.round(backoff * (0.5 + Math.random() / 2));
+      if (Date.now() + delay <= current.createdAt + policy.deadlineMs) {
+        this.#save({ ...stopped, state: "QUEUED", queuedRetries: current.queuedRetries + 1 });
+        await this.ctx.storage.setAlarm(Date.now() + delay);
+        return;
+      }
+    } else if (appError.code === "JOB_INTERRUPTED" && current.interruptions < MAX_INTERRUPTED_RETRIES) {
+      this.#save({ ...stopped, state: "QUEUED", interruptions: current.interruptions + 1 });
+      await this.ctx.storage.setAlarm(Date.now());
       return;
     }
-    await this.#finish({ ...current, state: "FAILURE", running: false, error: appError.toBody() });
+    await this.#finish({ ...stopped, state: "FAILURE", error: withFileName(appError, current) });
   }
 
-  /** Stores a finished task and schedules its expiry. */
+  /**
+   * Stores a finished task and schedules its expiry. The uploads are deleted now: only the
+   * results are kept until the end of retention.
+   */
   async #finish(record: TaskRecord): Promise<void> {
     this.#save(record);
     await this.ctx.storage.setAlarm(record.expiresAt);
+    const keys = record.inputs.map((input) => input.key);
+    try {
+      if (keys.length > 0) await this.env.FILES.delete(keys);
+    } catch (error) {
+      // Expiry (and the bucket's lifecycle rule) delete them later.
+      console.error(JSON.stringify({ level: "error", task_id: record.id, message: String(error) }));
+    }
   }
 
   async #purge(record: TaskRecord | undefined): Promise<void> {
     if (record !== undefined) await deleteTaskFiles(this.env.FILES, record.id);
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
+    this.#wake();
   }
+}
+
+/** A per-file error (context.file_index) also names the file, so the client can show which one. */
+function withFileName(error: AppError, record: TaskRecord): TaskRecord["error"] {
+  const body = error.toBody();
+  const index = body.context?.file_index;
+  const input = typeof index === "number" ? record.inputs[index] : undefined;
+  if (input === undefined || body.context === undefined) return body;
+  return { ...body, context: { ...body.context, file_name: input.name } };
 }
 
 /** Unknown failures are logged with the task id (never file names) and reported as INTERNAL. */

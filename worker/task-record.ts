@@ -34,8 +34,14 @@ export interface TaskRecord extends NewTask {
   readonly expiresAt: number;
   readonly state: TaskState;
   readonly progress: number;
+  /** Grows on every stored change; status waiters wake when it moves. */
+  readonly revision: number;
   /** Runs started so far (first run included). */
   readonly attempts: number;
+  /** Retries after the converter was busy or unreachable (sets the backoff). */
+  readonly queuedRetries: number;
+  /** Runs that ended interrupted (runner killed, or this object restarted mid-run). */
+  readonly interruptions: number;
   /** True while a run is under way; found true by a later alarm, it means the run was interrupted. */
   readonly running: boolean;
   readonly outputs: readonly TaskOutput[];
@@ -101,6 +107,7 @@ export function toTaskStatus(record: TaskRecord): TaskStatus {
     tool: record.tool,
     state: record.state,
     progress: record.progress,
+    revision: record.revision,
     result,
     error: record.error,
     expires_at: new Date(record.expiresAt).toISOString(),

@@ -89,22 +89,23 @@ export class ApiClient {
     return taskStartResponseSchema.parse(await response.json()).task_id;
   }
 
-  async status(type: TaskType, taskId: string): Promise<TaskStatus> {
-    const response = await this.fetch(statusPath(type, taskId));
+  /** One status request; with `since` the server answers at the task's next change (or after `wait` s). */
+  async status(type: TaskType, taskId: string, since?: number, wait = 20): Promise<TaskStatus> {
+    const query = since === undefined ? "" : `?since=${since}&wait=${wait}`;
+    const response = await this.fetch(`${statusPath(type, taskId)}${query}`);
     if (response.status !== 200)
       throw new Error(`status answered ${response.status}: ${await response.text()}`);
     return taskStatusSchema.parse(await response.json());
   }
 
-  /** Polls (every 10 ms) until the task finishes; returns every status seen, in order. */
+  /** Follows the task change by change (waiting status requests) until it ends; every status seen, in order. */
   async waitForTask(type: TaskType, taskId: string, timeoutMs = 30_000): Promise<TaskStatus[]> {
     const seen: TaskStatus[] = [];
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
-      const status = await this.status(type, taskId);
+      const status = await this.status(type, taskId, seen.at(-1)?.revision);
       seen.push(status);
       if (status.state === "SUCCESS" || status.state === "FAILURE") return seen;
-      await new Promise((resolve) => setTimeout(resolve, 10));
     }
     throw new Error(`task still ${seen.at(-1)?.state} after ${timeoutMs} ms`);
   }

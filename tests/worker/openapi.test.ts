@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   API_PATHS,
   downloadPath,
+  HEALTH_PATH,
   statusPath,
   TOOL_IDS,
   TOOLS,
@@ -34,6 +35,7 @@ describe("OpenAPI document", () => {
     const paths = doc.paths as Record<string, Record<string, Json>>;
     const expected = [
       ...Object.values(API_PATHS),
+      HEALTH_PATH,
       ...TOOL_IDS.map((id) => TOOLS[id].endpoint.path),
       ...taskTypeSchema.options.flatMap((type) => [
         statusPath(type, "{taskId}"),

@@ -1,25 +1,49 @@
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { TOOLS } from "../../contract/index.ts";
+import { API_PATHS, statusPath, TOOLS } from "../../contract/index.ts";
+import { newTaskId } from "../../worker/task-id.ts";
 import { ApiClient, errorOf, form } from "./api-client.ts";
+import { makePng } from "./fixtures.ts";
 
-describe("rate limiting of task creation", () => {
-  it("answers 429 RATE_LIMITED once a client has started too many, per client", async () => {
+describe("rate limiting", () => {
+  it("counts only accepted tasks, answers 429 RATE_LIMITED with Retry-After beyond the limit, per client", async () => {
     const client = new ApiClient();
-    // Requests without a file still count: the limit is taken before the body is read.
+    // Refused input (no file) does not use up the quota.
     const empty = () => form("files", [], { note: "x" });
+    for (let i = 0; i < 80; i++)
+      expect((await client.send("POST", TOOLS["merge-pdf"].endpoint.path, empty())).status).toBe(400);
+
+    const bytes = await makePng(4, 4, () => [10, 200, 30, 255]);
+    const png = () => form("file", [{ name: "a.png", bytes }], { target_format: "jpg" });
     const statuses: number[] = [];
-    for (let i = 0; i < 200 && !statuses.includes(429); i++) {
-      statuses.push((await client.send("POST", TOOLS["merge-pdf"].endpoint.path, empty())).status);
+    for (let i = 0; i < 100 && !statuses.includes(429); i++) {
+      statuses.push((await client.send("POST", API_PATHS.imageConvert, png())).status);
     }
     const limited = statuses.indexOf(429);
     expect(limited).toBeGreaterThan(9);
-    expect(statuses.slice(0, limited).every((s) => s === 400)).toBe(true);
-    const refused = await client.send("POST", TOOLS["merge-pdf"].endpoint.path, empty());
+    expect(statuses.slice(0, limited).every((s) => s === 202)).toBe(true);
+    const refused = await client.send("POST", API_PATHS.imageConvert, png());
     expect(refused.status).toBe(429);
+    expect(refused.headers.get("Retry-After")).toMatch(/^\d+$/);
     expect((await errorOf(refused)).error.code).toBe("RATE_LIMITED");
 
     // Another client is not affected.
-    const other = new ApiClient();
-    expect((await other.send("POST", TOOLS["merge-pdf"].endpoint.path, empty())).status).toBe(400);
+    expect((await new ApiClient().send("POST", API_PATHS.imageConvert, png())).status).toBe(202);
+  });
+
+  it("limits status requests too (generously), with Retry-After", async () => {
+    const client = new ApiClient();
+    const taskId = await newTaskId(env.CSRF_SECRET);
+    const statuses: number[] = [];
+    for (let i = 0; i < 2000 && !statuses.includes(429); i++) {
+      statuses.push((await client.fetch(statusPath("pdf", taskId))).status);
+    }
+    const limited = statuses.indexOf(429);
+    expect(limited).toBeGreaterThan(100);
+    expect(statuses.slice(0, limited).every((s) => s === 404)).toBe(true);
+    const refused = await client.fetch(statusPath("pdf", taskId));
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("Retry-After")).toMatch(/^\d+$/);
+    expect((await new ApiClient().fetch(statusPath("pdf", taskId))).status).toBe(404);
   });
 });

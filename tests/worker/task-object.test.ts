@@ -1,15 +1,16 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createConverterClient } from "../../worker/converter-client.ts";
+import { AppError, type TaskState } from "../../contract/index.ts";
+import { type ConverterClient, createConverterClient } from "../../worker/converter-client.ts";
 import { inputKey } from "../../worker/task-files.ts";
 import { newTaskId } from "../../worker/task-id.ts";
-import { MAX_JOB_ATTEMPTS, type TaskObject, taskStub } from "../../worker/task-object.ts";
+import { MAX_INTERRUPTED_RETRIES, type TaskObject, taskStub } from "../../worker/task-object.ts";
 import { type NewTask, TASK_RECORD_KEY, type TaskRecord } from "../../worker/task-record.ts";
 import { makePdf } from "./fixtures.ts";
 
 /** Stores two PDFs (1 + 2 pages) as a merge task's uploads. */
 async function mergeTask(): Promise<NewTask> {
-  const id = newTaskId();
+  const id = await newTaskId(env.CSRF_SECRET);
   const files = [makePdf(1), makePdf(2)];
   await Promise.all(files.map((bytes, i) => env.FILES.put(inputKey(id, i), bytes)));
   return {
@@ -33,7 +34,10 @@ function storedRecord(task: NewTask, patch: Partial<TaskRecord>): TaskRecord {
     expiresAt: now + 3_600_000,
     state: "PENDING",
     progress: 0,
+    revision: 1,
     attempts: 0,
+    queuedRetries: 0,
+    interruptions: 0,
     running: false,
     outputs: [],
     facts: {},
@@ -42,14 +46,50 @@ function storedRecord(task: NewTask, patch: Partial<TaskRecord>): TaskRecord {
   };
 }
 
-async function waitForEnd(stub: DurableObjectStub<TaskObject>, timeoutMs = 20_000): Promise<TaskRecord> {
+/** Follows the task through `watch` until it ends; `states` collects every state seen, in order. */
+async function waitForEnd(
+  stub: DurableObjectStub<TaskObject>,
+  states: TaskState[] = [],
+  timeoutMs = 20_000,
+): Promise<TaskRecord> {
   const deadline = Date.now() + timeoutMs;
+  let since: number | undefined;
   for (;;) {
-    const record = await stub.snapshot();
+    const record = await stub.watch(since, 5000);
+    if (record !== null && states.at(-1) !== record.state) states.push(record.state);
     if (record !== null && (record.state === "SUCCESS" || record.state === "FAILURE")) return record;
     if (Date.now() > deadline) throw new Error(`still ${record?.state}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    since = record?.revision;
   }
+}
+
+/** The real converter, failing the first calls with the given errors. */
+function failingFirst(errors: AppError[]): ConverterClient & { calls: number } {
+  const real = createConverterClient(env);
+  const client = {
+    calls: 0,
+    runJob: (...args: Parameters<ConverterClient["runJob"]>) => {
+      const error = errors[client.calls++];
+      return error === undefined ? real.runJob(...args) : Promise.reject(error);
+    },
+    inspectPdf: (pdf: Uint8Array) => real.inspectPdf(pdf),
+  };
+  return client;
+}
+
+/** Creates the task in an object using `converter` and a short queue policy. */
+async function createWith(task: NewTask, converter: ConverterClient, deadlineMs = 10_000) {
+  const stub = taskStub(env, task.id);
+  await runInDurableObject(stub, async (instance: TaskObject) => {
+    instance.converter = converter;
+    instance.queuePolicy = { baseMs: 20, capMs: 200, deadlineMs };
+    await instance.create(task);
+  });
+  return stub;
+}
+
+async function keysOf(taskId: string): Promise<string[]> {
+  return (await env.FILES.list({ prefix: `tasks/${taskId}/` })).objects.map((o) => o.key);
 }
 
 /** Puts a record straight into a task object, with an alarm far enough away not to fire by itself. */
@@ -63,47 +103,118 @@ async function seed(record: TaskRecord): Promise<DurableObjectStub<TaskObject>> 
 }
 
 describe("task object", () => {
-  it("retries an unreachable converter a bounded number of times, then fails CONVERTER_UNAVAILABLE", async () => {
+  it("keeps retrying an unreachable converter as QUEUED until the deadline, then fails CONVERTER_UNAVAILABLE", async () => {
     const task = await mergeTask();
-    const stub = taskStub(env, task.id);
-    await runInDurableObject(stub, async (instance: TaskObject) => {
-      // Nothing listens on port 1: every connection is refused.
-      instance.converter = createConverterClient({
-        CONVERTER_URL: "http://127.0.0.1:1",
-        CONVERTER: env.CONVERTER,
-      });
-      await instance.create(task);
+    // Nothing listens on port 1: every connection is refused.
+    const unreachable = createConverterClient({
+      CONVERTER_URL: "http://127.0.0.1:1",
+      CONVERTER: env.CONVERTER,
     });
-    const record = await waitForEnd(stub);
+    const started = Date.now();
+    const states: TaskState[] = [];
+    const record = await waitForEnd(await createWith(task, unreachable, 1500), states);
     expect(record.state).toBe("FAILURE");
     expect(record.error?.code).toBe("CONVERTER_UNAVAILABLE");
-    expect(record.attempts).toBe(MAX_JOB_ATTEMPTS);
+    expect(states).toContain("QUEUED");
+    // Retried well past three attempts, and given up only near the deadline.
+    expect(record.attempts).toBeGreaterThan(5);
+    expect(Date.now() - started).toBeGreaterThan(1000);
     expect(record.running).toBe(false);
+    // The uploads are gone as soon as the task ends.
+    expect(await keysOf(task.id)).toEqual([]);
+  });
+
+  it("waits out a busy converter (more refusals than the old three attempts) and succeeds", async () => {
+    const task = await mergeTask();
+    const busy = () => new AppError("CONVERTER_BUSY", "busy");
+    const converter = failingFirst([busy(), busy(), busy(), busy(), busy()]);
+    const states: TaskState[] = [];
+    const record = await waitForEnd(await createWith(task, converter), states);
+    expect(record.state).toBe("SUCCESS");
+    expect(record.facts.pages).toBe(3);
+    expect(converter.calls).toBe(6);
+    expect(states).toContain("QUEUED");
+    expect(states.indexOf("QUEUED")).toBeLessThan(states.indexOf("SUCCESS"));
+    // Inputs deleted at the end; the result stays until expiry.
+    expect(await keysOf(task.id)).toEqual([record.outputs[0]?.key]);
+  });
+
+  it("retries a killed runner (JOB_INTERRUPTED) once", async () => {
+    const once = await mergeTask();
+    const interrupted = () => new AppError("JOB_INTERRUPTED", "runner killed");
+    const recovered = await waitForEnd(await createWith(once, failingFirst([interrupted()])));
+    expect(recovered.state).toBe("SUCCESS");
+
+    const twice = await mergeTask();
+    const failed = await waitForEnd(await createWith(twice, failingFirst([interrupted(), interrupted()])));
+    expect(failed.state).toBe("FAILURE");
+    expect(failed.error?.code).toBe("JOB_INTERRUPTED");
+    expect(await keysOf(twice.id)).toEqual([]);
+  });
+
+  it("names the file of a per-file error", async () => {
+    const task = await mergeTask();
+    const damaged = new AppError("PDF_DAMAGED", "damaged", { file_index: 1 });
+    const record = await waitForEnd(await createWith(task, failingFirst([damaged])));
+    expect(record.error).toEqual({
+      code: "PDF_DAMAGED",
+      message: "damaged",
+      context: { file_index: 1, file_name: "in1.pdf" },
+    });
+  });
+
+  it("answers watch at once without since, and at the next change or the end of the wait with it", async () => {
+    const task = await mergeTask();
+    const stub = await seed(storedRecord(task, { state: "PENDING", revision: 7 }));
+    expect((await stub.watch(undefined, 5000))?.revision).toBe(7);
+    expect((await stub.watch(3, 5000))?.revision).toBe(7);
+
+    let started = Date.now();
+    const unchanged = await stub.watch(7, 300);
+    expect(unchanged?.revision).toBe(7);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+
+    started = Date.now();
+    const waiting = stub.watch(7, 10_000);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The job runs from the alarm: its first stored change wakes the waiting request.
+    await runDurableObjectAlarm(stub);
+    const changed = await waiting;
+    expect(changed?.revision).toBeGreaterThan(7);
+    expect(Date.now() - started).toBeLessThan(5000);
   });
 
   it("resumes a job found interrupted when attempts remain", async () => {
     const task = await mergeTask();
     const stub = await seed(
-      storedRecord(task, { state: "PROGRESS", progress: 25, attempts: 1, running: true }),
+      storedRecord(task, { state: "PROGRESS", progress: 25, attempts: 1, running: true, interruptions: 0 }),
     );
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     const record = await stub.snapshot();
     expect(record?.state).toBe("SUCCESS");
     expect(record?.attempts).toBe(2);
+    expect(record?.interruptions).toBe(1);
     expect(record?.facts.pages).toBe(3);
     expect(record?.outputs).toHaveLength(1);
   });
 
-  it("fails JOB_INTERRUPTED when an interrupted job has no attempts left", async () => {
+  it("fails JOB_INTERRUPTED when an interrupted job has no retries left", async () => {
     const task = await mergeTask();
     const stub = await seed(
-      storedRecord(task, { state: "PROGRESS", progress: 25, attempts: MAX_JOB_ATTEMPTS, running: true }),
+      storedRecord(task, {
+        state: "PROGRESS",
+        progress: 25,
+        attempts: 2,
+        interruptions: MAX_INTERRUPTED_RETRIES,
+        running: true,
+      }),
     );
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     const record = await stub.snapshot();
     expect(record?.state).toBe("FAILURE");
     expect(record?.error?.code).toBe("JOB_INTERRUPTED");
-    // Its files stay until expiry, which deletes them.
+    // Its uploads are deleted at once; expiry deletes the rest and the state.
+    expect(await keysOf(task.id)).toEqual([]);
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     expect((await env.FILES.list({ prefix: `tasks/${task.id}/` })).objects).toEqual([]);
     expect(await stub.snapshot()).toBeNull();

@@ -8,11 +8,14 @@ import { type TaskResult, TOOLS, type ToolId } from "../../lib/contract";
 import { showApiError } from "../../lib/show-error";
 import { showToast } from "../../lib/toast-store";
 
-/** Where a tool's task is: upload with real percentage, processing with the task's progress, result. */
+/**
+ * Where a tool's task is: upload with real percentage, processing with the task's progress (queued
+ * while the server waits for a free converter), result.
+ */
 export type TaskPhase =
   | { name: "idle" }
   | { name: "uploading"; percent: number }
-  | { name: "processing"; percent: number }
+  | { name: "processing"; percent: number; queued: boolean }
   | { name: "done"; taskId: string; result: TaskResult; expiresAt: string; deleting: boolean };
 
 function isAbort(error: unknown): boolean {
@@ -61,9 +64,14 @@ export function useToolTask(toolId: ToolId, onError: (error: ApiError) => void) 
         return;
       }
       if (controller.signal.aborted) return;
-      setPhase({ name: "processing", percent: 0 });
+      setPhase({ name: "processing", percent: 0, queued: false });
       stopPolling = pollTask(taskId, taskType, {
-        onProgress: (status) => setPhase({ name: "processing", percent: Math.round(status.progress) }),
+        onProgress: (status) =>
+          setPhase({
+            name: "processing",
+            percent: Math.round(status.progress),
+            queued: status.state === "QUEUED",
+          }),
         onSuccess: (result, status) =>
           setPhase({ name: "done", taskId, result, expiresAt: status.expires_at, deleting: false }),
         onError: (error) => {

@@ -1,0 +1,154 @@
+/**
+ * What the API benchmarks share: the real stack (converter + `wrangler dev`, scripts/stack.ts) on
+ * ports of their own, optionally with the rate limits raised through a temporary wrangler config
+ * (the shipped wrangler.toml is not touched), and a client that drives the API as the page does:
+ * CSRF pair, multipart upload, then waiting status requests until SUCCESS or FAILURE.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import sharp from "sharp";
+import {
+  API_PATHS,
+  CSRF_COOKIE,
+  CSRF_HEADER,
+  csrfTokenResponseSchema,
+  STATUS_MAX_WAIT_SECONDS,
+  statusPath,
+  type TaskStatus,
+  type TaskType,
+  taskStartResponseSchema,
+  taskStatusSchema,
+} from "../contract/index.ts";
+import { buildClient, ROOT, startStack } from "../scripts/stack.ts";
+
+export interface BenchStackOptions {
+  /** Lifts both per-client limits for the run (load tests start hundreds of tasks a minute). */
+  readonly raiseLimits: boolean;
+}
+
+/** wrangler.toml with every `[[ratelimits]]` limit lifted, written beside it for the run. */
+function raisedLimitsConfig(): string {
+  const shipped = readFileSync(join(ROOT, "wrangler.toml"), "utf8");
+  const raised = shipped.replace(
+    /simple = \{ limit = \d+, period = (\d+) \}/g,
+    "simple = { limit = 1000000, period = $1 }",
+  );
+  if (raised === shipped) throw new Error("no [[ratelimits]] limit found in wrangler.toml");
+  const file = join(ROOT, ".bench-wrangler.toml");
+  writeFileSync(file, raised);
+  return file;
+}
+
+/** Starts the stack (building the client first when dist/client is missing), runs `body`, stops it. */
+export async function withStack<T>(
+  options: BenchStackOptions,
+  body: (url: string) => Promise<T>,
+): Promise<T> {
+  if (!existsSync(join(ROOT, "dist/client/index.html"))) await buildClient();
+  const persistTo = mkdtempSync(join(tmpdir(), "bench-state-"));
+  const wranglerConfig = options.raiseLimits ? raisedLimitsConfig() : undefined;
+  const port = 18_000 + Math.floor(Math.random() * 500) * 2;
+  try {
+    const stack = await startStack({ port, converterPort: port + 1, persistTo, quiet: true, wranglerConfig });
+    try {
+      return await body(stack.url);
+    } finally {
+      await stack.stop();
+    }
+  } finally {
+    if (wranglerConfig !== undefined) rmSync(wranglerConfig, { force: true });
+    rmSync(persistTo, { recursive: true, force: true });
+  }
+}
+
+export interface TaskRun {
+  readonly status: TaskStatus;
+  /** From the start of the upload to the client seeing SUCCESS or FAILURE. */
+  readonly totalMs: number;
+  /** From the start of the upload to the 202 with the task id. */
+  readonly startMs: number;
+  /** Every state the client saw, in order, with the time since the upload started. */
+  readonly states: readonly (readonly [TaskStatus["state"], number])[];
+}
+
+/** One browser-like client of the API. */
+export class BenchClient {
+  readonly base: string;
+  #token: string | undefined;
+
+  constructor(base: string) {
+    this.base = base;
+  }
+
+  async #csrf(): Promise<string> {
+    if (this.#token !== undefined) return this.#token;
+    const response = await fetch(new URL(API_PATHS.csrfToken, this.base));
+    this.#token = csrfTokenResponseSchema.parse(await response.json()).csrf_token;
+    return this.#token;
+  }
+
+  /** Uploads a task and follows it to its end as the page does. */
+  async run(path: string, type: TaskType, form: FormData): Promise<TaskRun> {
+    const token = await this.#csrf();
+    const started = performance.now();
+    const response = await fetch(new URL(path, this.base), {
+      method: "POST",
+      body: form,
+      headers: { Cookie: `${CSRF_COOKIE}=${token}`, [CSRF_HEADER]: token },
+    });
+    if (response.status !== 202)
+      throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
+    const { task_id } = taskStartResponseSchema.parse(await response.json());
+    const startMs = performance.now() - started;
+    const states: [TaskStatus["state"], number][] = [];
+    let since: number | undefined;
+    for (;;) {
+      const query = since === undefined ? "" : `?since=${since}&wait=${STATUS_MAX_WAIT_SECONDS}`;
+      const answer = await fetch(new URL(`${statusPath(type, task_id)}${query}`, this.base));
+      if (!answer.ok) throw new Error(`status answered ${answer.status}: ${await answer.text()}`);
+      const status = taskStatusSchema.parse(await answer.json());
+      if (states.at(-1)?.[0] !== status.state) states.push([status.state, performance.now() - started]);
+      if (status.state === "SUCCESS" || status.state === "FAILURE") {
+        return { status, totalMs: performance.now() - started, startMs, states };
+      }
+      since = status.revision;
+    }
+  }
+}
+
+/** The value below which `p` of the sorted values lie (nearest rank). */
+export function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] ?? Number.NaN;
+}
+
+export const median = (values: readonly number[]) => percentile(values, 0.5);
+
+/** A form with files under `field` and text fields, as the page sends it. */
+export function taskForm(
+  field: string,
+  files: readonly { name: string; bytes: Uint8Array; type: string }[],
+  fields: Record<string, string> = {},
+): FormData {
+  const form = new FormData();
+  for (const file of files)
+    form.append(field, new Blob([new Uint8Array(file.bytes)], { type: file.type }), file.name);
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  return form;
+}
+
+/** A PNG of `width` × `height` with a gradient (so it does not compress to nothing). */
+export async function gradientPng(width: number, height: number): Promise<Uint8Array> {
+  const pixels = Buffer.alloc(width * height * 3);
+  for (let i = 0; i < width * height; i++) {
+    const x = i % width;
+    const y = Math.floor(i / width);
+    pixels.set([(x * 7) & 255, (y * 5) & 255, ((x ^ y) * 3) & 255], i * 3);
+  }
+  return new Uint8Array(
+    await sharp(pixels, { raw: { width, height, channels: 3 } })
+      .png()
+      .toBuffer(),
+  );
+}

@@ -1,0 +1,111 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import {
+  downloadPath,
+  HEALTH_PATH,
+  healthStatusSchema,
+  statusPath,
+  TASK_ID_PATTERN,
+  TOOLS,
+} from "../../contract/index.ts";
+import { healthStatus } from "../../worker/health-route.ts";
+import { isTaskId, newTaskId } from "../../worker/task-id.ts";
+import { ApiClient, errorOf, form } from "./api-client.ts";
+import { makePdf } from "./fixtures.ts";
+
+const twoPages = () =>
+  form("files", [
+    { name: "a.pdf", bytes: makePdf(1, "A") },
+    { name: "b.pdf", bytes: makePdf(1, "B") },
+  ]);
+
+/** Replaces the character at `index` by another base64url character. */
+function altered(id: string, index: number): string {
+  const replacement = id[index] === "A" ? "B" : "A";
+  return id.slice(0, index) + replacement + id.slice(index + 1);
+}
+
+describe("task status", () => {
+  it("answers a waiting status request at the task's next change, and at once without since", async () => {
+    const client = new ApiClient();
+    const started = Date.now();
+    const taskId = await client.start(TOOLS["merge-pdf"].endpoint.path, twoPages());
+    const seen = await client.waitForTask("pdf", taskId, 20_000);
+    const last = seen.at(-1);
+    expect(last?.state).toBe("SUCCESS");
+    expect(last?.result?.facts.pages).toBe(2);
+    // Every waiting answer brought a new revision: the server answered on changes, not on timeouts.
+    const revisions = seen.map((status) => status.revision);
+    expect(revisions).toEqual([...new Set(revisions)].sort((a, b) => a - b));
+    // Far below the 3 s the first fixed poll interval alone used to take.
+    expect(Date.now() - started).toBeLessThan(2500);
+
+    // A finished task never changes: a waiting request on its revision answers at once.
+    const again = Date.now();
+    const finished = await client.status("pdf", taskId, last?.revision, 20);
+    expect(finished.revision).toBe(last?.revision);
+    expect(Date.now() - again).toBeLessThan(1000);
+  });
+
+  it("refuses a malformed wait or since with 400 BAD_REQUEST", async () => {
+    const client = new ApiClient();
+    const taskId = await newTaskId(env.CSRF_SECRET);
+    for (const query of ["?wait=soon", "?since=-1", "?since=1.5"]) {
+      const response = await client.fetch(`${statusPath("pdf", taskId)}${query}`);
+      expect(response.status, query).toBe(400);
+      expect((await errorOf(response)).error.code).toBe("BAD_REQUEST");
+    }
+  });
+
+  it("deletes the uploads as soon as the task ends and keeps the result", async () => {
+    const client = new ApiClient();
+    const taskId = await client.start(TOOLS["merge-pdf"].endpoint.path, twoPages());
+    expect((await client.waitForTask("pdf", taskId)).at(-1)?.state).toBe("SUCCESS");
+    const keys = (await env.FILES.list({ prefix: `tasks/${taskId}/` })).objects.map((o) => o.key);
+    expect(keys).toHaveLength(1);
+    expect(keys[0]).toMatch(new RegExp(`^tasks/${taskId}/out/`));
+    expect((await client.fetch(downloadPath("pdf", taskId))).status).toBe(200);
+  });
+});
+
+describe("task ids", () => {
+  it("are URL-safe, match the contract and carry a tag only this Worker's key makes", async () => {
+    const id = await newTaskId(env.CSRF_SECRET);
+    expect(id).toMatch(TASK_ID_PATTERN);
+    expect(encodeURIComponent(id)).toBe(id);
+    expect(await isTaskId(env.CSRF_SECRET, id)).toBe(true);
+    expect(await isTaskId("another-secret", id)).toBe(false);
+    for (const index of [0, 21, 22, 37])
+      expect(await isTaskId(env.CSRF_SECRET, altered(id, index))).toBe(false);
+  });
+
+  it("answer 404 TASK_NOT_FOUND when made up or altered", async () => {
+    const client = new ApiClient();
+    const real = await client.start(TOOLS["merge-pdf"].endpoint.path, twoPages());
+    const madeUp = real.slice(0, 22) + "A".repeat(16);
+    for (const id of [altered(real, 3), altered(real, 30), madeUp, "AAAAAAAAAAAAAAAAAAAAAA"]) {
+      const response = await client.fetch(statusPath("pdf", id));
+      expect(response.status, id).toBe(404);
+      expect((await errorOf(response)).error.code).toBe("TASK_NOT_FOUND");
+    }
+    expect((await client.status("pdf", real)).task_id).toBe(real);
+    await client.waitForTask("pdf", real);
+  });
+});
+
+describe("health", () => {
+  it("answers 200 with the converter's load while it runs", async () => {
+    const response = await new ApiClient().fetch(HEALTH_PATH);
+    expect(response.status).toBe(200);
+    const body = healthStatusSchema.parse(await response.json());
+    expect(body.ok).toBe(true);
+    expect(body.converter.ok).toBe(true);
+    expect(body.converter.capacity).toBeGreaterThan(0);
+    expect(body.converter.running).toBeGreaterThanOrEqual(0);
+  });
+
+  it("answers 503 when the converter is down", async () => {
+    const down = await healthStatus({ CONVERTER_URL: "http://127.0.0.1:1", CONVERTER: env.CONVERTER });
+    expect(down).toEqual({ status: 503, body: { ok: false, converter: { ok: false } } });
+  });
+});
