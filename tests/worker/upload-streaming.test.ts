@@ -189,7 +189,13 @@ describe("maxPixels", () => {
   it("refuses a PNG declaring 20000×20000 with IMAGE_TOO_LARGE before the sink sees it", async () => {
     const { sink, kept } = recordingSink();
     let kepts = 0;
-    const counting: FileSink<string> = { ...sink, keep: (file) => (kepts++, sink.keep(file)) };
+    const counting: FileSink<string> = {
+      ...sink,
+      keep(file) {
+        kepts++;
+        return sink.keep(file);
+      },
+    };
     const upload = lazyUpload("huge.png", pngHeader(20_000, 20_000), 8 * MB);
     const error = await refusal(receiveUpload(upload.request, imagePlan, counting));
     expect(error.code).toBe("IMAGE_TOO_LARGE");

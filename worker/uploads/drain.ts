@@ -1,17 +1,26 @@
 /**
  * When the Worker answers before reading a whole request body, the HTTP layer in front of it
- * (workerd, wrangler dev's proxy) either drains a little of the rest or drops the connection:
- * measured on `wrangler dev`, the refused client then often saw ECONNRESET instead of the 413,
- * and the next request on the same keep-alive connection got a 500 "Network connection lost".
- * Reading and discarding the rest before answering avoids both. Discarding costs no memory, only
- * time, and the bound keeps a huge refused body from holding the Worker: past it the body is
- * cancelled. The bound is below the smallest file limit that can be passed while streaming,
- * so a refusal still arrives long before the end of a body that is far too large.
+ * (workerd, wrangler dev's proxy) drops the connection once a little of the rest is unread: measured
+ * on `wrangler dev`, a merge refused with 415 while 80 MB were still to come reached the client as
+ * ECONNRESET instead of the envelope, and the next request on that keep-alive connection got a 500
+ * "Network connection lost". Reading and discarding the rest before answering avoids both; it costs
+ * no memory, only the time the client takes to send it.
+ *
+ * Bounds: a body whose Content-Length is larger than any upload accepts is refused from that header
+ * and left alone (reading part of it would not save the connection), so a declared body is drained
+ * to its end; a body of unknown length (chunked) is drained up to `UNKNOWN_LENGTH_DRAIN_BYTES` and
+ * then cancelled, so a refusal still comes long before the end of an endless body.
  */
-export const MAX_DRAIN_BYTES = 16 * 1024 * 1024;
+export const MAX_DRAIN_BYTES = 128 * 1024 * 1024;
+export const UNKNOWN_LENGTH_DRAIN_BYTES = 16 * 1024 * 1024;
 
-/** A client that stops sending does not hold the Worker for longer than this. */
-export const MAX_DRAIN_MS = 10_000;
+/** How many bytes of `request`'s body to drain after a refusal. */
+export function drainBound(request: Request): number {
+  const declared = Number(request.headers.get("Content-Length") ?? Number.NaN);
+  return Number.isFinite(declared) ? declared : UNKNOWN_LENGTH_DRAIN_BYTES;
+}
+
+export const MAX_DRAIN_MS = 30_000;
 
 const TIMED_OUT = Symbol("timed out");
 
@@ -21,7 +30,7 @@ const TIMED_OUT = Symbol("timed out");
  */
 export async function drainReader(
   reader: ReadableStreamDefaultReader<Uint8Array>,
-  maxBytes = MAX_DRAIN_BYTES,
+  maxBytes: number,
 ): Promise<boolean> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
@@ -44,14 +53,11 @@ export async function drainReader(
   }
 }
 
-/**
- * Drains a request body nobody has read yet. A body declared larger than the bound is left alone:
- * reading part of it would not save the connection.
- */
-export async function drainRequestBody(request: Request, maxBytes = MAX_DRAIN_BYTES): Promise<boolean> {
+/** Drains a request body nobody has read yet; one declared larger than MAX_DRAIN_BYTES is left alone. */
+export async function drainRequestBody(request: Request): Promise<boolean> {
   if (request.body === null) return true;
   if (request.bodyUsed || request.body.locked) return false;
-  const declared = Number(request.headers.get("Content-Length") ?? Number.NaN);
-  if (Number.isFinite(declared) && declared > maxBytes) return false;
-  return drainReader(request.body.getReader(), maxBytes);
+  const bound = drainBound(request);
+  if (bound > MAX_DRAIN_BYTES) return false;
+  return drainReader(request.body.getReader(), bound);
 }

@@ -1,6 +1,6 @@
 import { AppError, type FileKind, SNIFF_BYTES, sniffFileKind } from "../../contract/index.ts";
 import { uploadedName } from "../file-names.ts";
-import { MAX_DRAIN_BYTES } from "./drain.ts";
+import { drainBound } from "./drain.ts";
 import { imageHeadSize, isImageKind, MAX_IMAGE_HEAD_BYTES } from "./image-head.ts";
 import { boundaryOf, MultipartError, MultipartReader } from "./multipart-reader.ts";
 import type { FileSink, ReceivedFile, Upload, UploadPlan } from "./types.ts";
@@ -144,8 +144,9 @@ async function checkPixels(
  * Parses a multipart upload as it streams in. Each file is checked by content from its first bytes
  * (and, with `maxPixels`, by the size its image header declares) before the sink stores anything,
  * then streamed into the sink; limits are enforced while reading, so an oversized body is refused
- * long before its end. On any refusal the sink's files are discarded and the rest of the body is
- * drained (bounded), so the refusal reaches the client on a connection that stays usable.
+ * while reading. On any refusal nothing more is stored, the sink's files are discarded and the rest
+ * of the body is drained (bounded, see drain.ts), so the refusal reaches the client on a connection
+ * that stays usable.
  */
 export async function receiveUpload<T>(
   request: Request,
@@ -189,7 +190,8 @@ export async function receiveUpload<T>(
     return { files: kept, fields };
   } catch (error) {
     await sink.discard(kept);
-    await reader.drain(MAX_DRAIN_BYTES);
+    // Bounded: checkHeaders refused any declared length over the plan's limits.
+    await reader.drain(drainBound(request));
     if (error instanceof MultipartError) throw new AppError("BAD_REQUEST", "Malformed multipart body");
     throw error;
   }
