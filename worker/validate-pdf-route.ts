@@ -1,6 +1,6 @@
 import type { Handler } from "hono";
-import { TOOL_IDS, TOOLS, validatePdfResponseSchema } from "../contract/index.ts";
-import { createConverterClient } from "./converter-client.ts";
+import { AppError, TOOL_IDS, TOOLS, validatePdfResponseSchema } from "../contract/index.ts";
+import { type ConverterInput, createConverterClient } from "./converter-client.ts";
 import type { AppEnv } from "./env.ts";
 import { countTaskCreation } from "./rate-limit.ts";
 import { newTaskId } from "./task-id.ts";
@@ -28,7 +28,7 @@ export const validatePdfRoute: Handler<AppEnv> = async (c) => {
   try {
     const pdf = upload.files[0];
     if (pdf === undefined) throw new Error("receiveUpload returned no file");
-    const pages = await createConverterClient(c.env).inspectPdf({
+    const input: ConverterInput = {
       name: pdf.name,
       kind: pdf.kind,
       size: pdf.size,
@@ -37,6 +37,14 @@ export const validatePdfRoute: Handler<AppEnv> = async (c) => {
         if (object === null) throw new Error("The uploaded PDF vanished from R2");
         return object.body;
       },
+    };
+    const converter = createConverterClient(c.env);
+    const pages = await converter.inspectPdf(input).catch((error: unknown) => {
+      // The PDF is in R2, so the request can be sent again: measured locally, a pooled connection
+      // the converter closed while the upload was arriving failed one inspect in three.
+      if (error instanceof AppError && error.code === "CONVERTER_UNAVAILABLE")
+        return converter.inspectPdf(input);
+      throw error;
     });
     return c.json(validatePdfResponseSchema.parse({ total_pages: pages }));
   } finally {

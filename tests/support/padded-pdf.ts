@@ -3,7 +3,7 @@
  * of spaces (harmless page content), so readers and mergers handle it as a real large PDF. Built in
  * code, used by the upload tests and bench/upload-memory.ts.
  */
-export function paddedPdf(totalBytes: number): Uint8Array {
+export function paddedPdf(totalBytes: number): Uint8Array<ArrayBuffer> {
   const encoder = new TextEncoder();
   const text = "BT /F1 24 Tf 72 700 Td (Padded) Tj ET";
   const head = [
