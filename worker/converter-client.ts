@@ -35,7 +35,8 @@ export interface ConverterOutput {
 /** The one way the Worker talks to the converter (contract/converter.ts). */
 export interface ConverterClient {
   runJob(tool: ToolId, options: unknown, inputs: readonly ConverterInput[]): Promise<ConverterOutput>;
-  inspectPdf(pdf: Uint8Array): Promise<number>;
+  /** Page count of a PDF, sent as the raw request body with its Content-Length. */
+  inspectPdf(pdf: ConverterInput): Promise<number>;
 }
 
 type Transport = (path: string, init: RequestInit) => Promise<Response>;
@@ -109,10 +110,15 @@ export function converterClient(transport: Transport): ConverterClient {
     },
 
     async inspectPdf(pdf) {
+      const fixed = new FixedLengthStream(pdf.size);
+      pdf
+        .open()
+        .then((stream) => stream.pipeTo(fixed.writable))
+        .catch(() => undefined);
       const response = await call(transport, CONVERTER_INSPECT_PDF_PATH, {
         method: "POST",
-        headers: { "Content-Type": FILE_KINDS.pdf.mime },
-        body: pdf,
+        headers: { "Content-Type": FILE_KINDS.pdf.mime, "Content-Length": String(pdf.size) },
+        body: fixed.readable,
       });
       return inspectPdfResponseSchema.parse(await response.json()).pages;
     },

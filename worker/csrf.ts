@@ -5,10 +5,14 @@ import { fromBase64url, toBase64url } from "./base64url.ts";
 import type { AppEnv } from "./env.ts";
 
 /**
- * Signed double-submit CSRF protection: the token is `random.HMAC-SHA256(CSRF_SECRET, random)`,
- * set as a same-site cookie and echoed by the page in the X-CSRF-Token header. A forged cookie
- * (e.g. planted from a sibling subdomain) fails the signature; a cross-site page cannot read the
- * cookie to copy it into the header.
+ * Signed double-submit CSRF protection. What protects a state-changing request:
+ * - the X-CSRF-Token header: a cross-site page cannot set a custom header without a CORS preflight,
+ *   which this API never grants, and it cannot read the token from GET csrf-token's JSON answer;
+ * - the same-origin guard (origin-guard.ts), which refuses foreign Origin / Sec-Fetch-Site;
+ * - the signature: the token is `random.HMAC-SHA256(CSRF_SECRET, random)` and must equal the
+ *   cookie, so a cookie planted from a sibling subdomain without a valid signature fails.
+ * The page takes the token from the JSON answer, never from the cookie, so the cookie is HttpOnly:
+ * a script injected into the page cannot lift it from document.cookie.
  */
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 const encoder = new TextEncoder();
@@ -49,7 +53,7 @@ function sameToken(a: string, b: string): boolean {
 }
 
 function cookieHeader(token: string, secure: boolean): string {
-  return `${CSRF_COOKIE}=${token}; Path=/; SameSite=Strict${secure ? "; Secure" : ""}`;
+  return `${CSRF_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict${secure ? "; Secure" : ""}`;
 }
 
 /** GET csrf-token: answers the token (reusing a valid cookie, so several tabs agree) and sets the cookie. */

@@ -12,9 +12,34 @@ export function replaceControlCharacters(text: string, replacement: string): str
   return result;
 }
 
-/** A file name safe in a header and in an R2 key: no path separators, control characters or quotes. */
+/**
+ * Unicode format characters (category Cf): bidi overrides such as U+202E that make "gpj.exe" read
+ * as "exe.jpg", zero-width characters and the BOM. They are invisible, so they are removed.
+ */
+const FORMAT_CHARACTERS = /\p{Cf}/gu;
+
+export function stripFormatCharacters(text: string): string {
+  return text.replace(FORMAT_CHARACTERS, "");
+}
+
+/**
+ * Browsers send `"`, CR and LF of a multipart file name as %22, %0D and %0A (HTML's form-data
+ * encoding) and leave every other `%` as is, so exactly these three are decoded.
+ */
+export function decodeFormDataName(raw: string): string {
+  return raw.replace(/%(22|0d|0a)/gi, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+}
+
+/** The display name of an uploaded file: its last path segment, without control or format characters. */
+export function uploadedName(raw: string): string {
+  const base = decodeFormDataName(raw).split(/[/\\]/).pop() ?? "";
+  const cleaned = stripFormatCharacters(replaceControlCharacters(base, "")).trim().slice(0, 200);
+  return cleaned === "" ? "file" : cleaned;
+}
+
+/** A file name safe in a header and in an R2 key: no path separators, control, format characters or quotes. */
 export function safeFilename(name: string): string {
-  const cleaned = replaceControlCharacters(name, "_")
+  const cleaned = replaceControlCharacters(stripFormatCharacters(name), "_")
     .replace(/[/\\"'`]/g, "_")
     .replace(/^[\s.]+|[\s.]+$/g, "")
     .slice(0, MAX_NAME_LENGTH);

@@ -1,10 +1,11 @@
 import type { Handler } from "hono";
-import { TOOL_IDS, TOOLS, validatePdfResponseSchema } from "../contract/index.ts";
-import { createConverterClient } from "./converter-client.ts";
+import { AppError, TOOL_IDS, TOOLS, validatePdfResponseSchema } from "../contract/index.ts";
+import { type ConverterInput, createConverterClient } from "./converter-client.ts";
 import type { AppEnv } from "./env.ts";
 import { countTaskCreation } from "./rate-limit.ts";
+import { newTaskId } from "./task-id.ts";
 import { uploadPlanFor } from "./tool-resolution.ts";
-import { type ReceivedFile, receiveUpload, type UploadPlan } from "./upload.ts";
+import { r2Sink, receiveUpload, type UploadPlan } from "./upload.ts";
 
 /** One PDF, as large as any PDF tool accepts. */
 const PDF_PLAN: UploadPlan = {
@@ -14,15 +15,39 @@ const PDF_PLAN: UploadPlan = {
   maxFiles: 1,
 };
 
-/** POST validate-pdf: the page count from the converter's inspect endpoint, or its error envelope. */
+/**
+ * POST validate-pdf: the page count from the converter's inspect endpoint, or its error envelope.
+ * The PDF streams into R2 under a fresh task id (never buffered whole in the Worker), streams from
+ * there to the converter, and is deleted as soon as the converter has answered, whatever it says.
+ */
 export const validatePdfRoute: Handler<AppEnv> = async (c) => {
   await countTaskCreation(c);
-  const upload = await receiveUpload<ReceivedFile>(c.req.raw, PDF_PLAN, {
-    keep: async (file) => file,
-    discard: async () => undefined,
-  });
-  const pdf = upload.files[0];
-  if (pdf === undefined) throw new Error("receiveUpload returned no file");
-  const pages = await createConverterClient(c.env).inspectPdf(pdf.bytes);
-  return c.json(validatePdfResponseSchema.parse({ total_pages: pages }));
+  const bucket = c.env.FILES;
+  const sink = r2Sink(bucket, newTaskId());
+  const upload = await receiveUpload(c.req.raw, PDF_PLAN, sink);
+  try {
+    const pdf = upload.files[0];
+    if (pdf === undefined) throw new Error("receiveUpload returned no file");
+    const input: ConverterInput = {
+      name: pdf.name,
+      kind: pdf.kind,
+      size: pdf.size,
+      async open() {
+        const object = await bucket.get(pdf.key);
+        if (object === null) throw new Error("The uploaded PDF vanished from R2");
+        return object.body;
+      },
+    };
+    const converter = createConverterClient(c.env);
+    const pages = await converter.inspectPdf(input).catch((error: unknown) => {
+      // The PDF is in R2, so the request can be sent again: measured locally, a pooled connection
+      // the converter closed while the upload was arriving failed one inspect in three.
+      if (error instanceof AppError && error.code === "CONVERTER_UNAVAILABLE")
+        return converter.inspectPdf(input);
+      throw error;
+    });
+    return c.json(validatePdfResponseSchema.parse({ total_pages: pages }));
+  } finally {
+    await sink.discard(upload.files);
+  }
 };

@@ -7,6 +7,14 @@ import { makePdf } from "./fixtures.ts";
 const pdfs = () => form("files", [{ name: "a.pdf", bytes: makePdf(1) }]);
 
 describe("CSRF token", () => {
+  it("reaches the page in the JSON answer only: the cookie is HttpOnly", async () => {
+    const response = await new ApiClient().fetch(API_PATHS.csrfToken);
+    const { csrf_token } = (await response.json()) as { csrf_token: string };
+    const cookie = response.headers.get("Set-Cookie") ?? "";
+    expect(cookie.startsWith(`${CSRF_COOKIE}=${csrf_token};`)).toBe(true);
+    expect(cookie).toMatch(/;\s*HttpOnly(;|$)/);
+  });
+
   it("answers a signed token and sets it as a strict same-site cookie", async () => {
     const client = new ApiClient();
     const response = await client.fetch(API_PATHS.csrfToken);
@@ -15,9 +23,11 @@ describe("CSRF token", () => {
     expect(csrf_token).toMatch(/^[A-Za-z0-9_-]{43}\.[A-Za-z0-9_-]{43}$/);
     const cookie = response.headers.get("Set-Cookie") ?? "";
     expect(cookie).toContain(`${CSRF_COOKIE}=${csrf_token}`);
-    expect(cookie).toContain("SameSite=Strict");
-    expect(cookie).toContain("Path=/");
-    expect(cookie).toContain("Secure");
+    const attributes = cookie
+      .split(";")
+      .slice(1)
+      .map((a) => a.trim());
+    expect(attributes).toEqual(expect.arrayContaining(["Path=/", "HttpOnly", "SameSite=Strict", "Secure"]));
   });
 
   it("keeps a valid cookie's token, so several tabs share one", async () => {

@@ -1,0 +1,215 @@
+/**
+ * Peak memory of the Worker (workerd) and of the converter's parent process while 1, 50 and 95 MB
+ * PDFs are uploaded through the API: to validate-pdf and to merge-pdf (the merge is waited for).
+ * Run: `node bench/upload-memory.ts` (builds the client when dist/client is missing).
+ *
+ * Peak RSS comes from /proc: VmHWM after resetting it through clear_refs ("5") where the kernel
+ * permits, otherwise VmRSS sampled every 10 ms. Growth = peak during a phase - RSS at its start.
+ * Phases: the request until it is answered (upload, and for validate-pdf the converter call), then
+ * for merge-pdf the job until the task ends. Locally the Worker's runtime process also runs the
+ * simulated R2 bucket and the task's Durable Object, so its growth is an upper bound for the Worker.
+ * Goals: Worker ≤ 32 MB whatever the size; converter parent ≤ 64 MB.
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { API_PATHS, CSRF_HEADER, statusPath } from "../contract/index.ts";
+import { buildClient, ROOT, startStack } from "../scripts/stack.ts";
+import { paddedPdf } from "../tests/support/padded-pdf.ts";
+
+const MB = 1024 * 1024;
+const SIZES_MB = (process.env.BENCH_SIZES_MB ?? "1,50,95").split(",").map(Number);
+const WORKER_GOAL_MB = 32;
+const CONVERTER_GOAL_MB = 64;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function statusField(pid: number, field: string): number {
+  const line = readFileSync(`/proc/${pid}/status`, "utf8")
+    .split("\n")
+    .find((l) => l.startsWith(`${field}:`));
+  return Number(line?.split(/\s+/)[1] ?? 0) * 1024;
+}
+
+/** Our descendants (the stack's processes are detached but still our children's children). */
+function descendants(): { pid: number; cmdline: string; comm: string }[] {
+  const parents = new Map<number, number>();
+  for (const entry of readdirSync("/proc")) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      parents.set(pid, Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+    } catch {}
+  }
+  const isOurs = (pid: number): boolean => {
+    for (let p = parents.get(pid); p !== undefined && p > 1; p = parents.get(p))
+      if (p === process.pid) return true;
+    return false;
+  };
+  return [...parents.keys()].filter(isOurs).flatMap((pid) => {
+    try {
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ");
+      const comm = readFileSync(`/proc/${pid}/comm`, "utf8").trim();
+      return [{ pid, cmdline, comm }];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** Measures one process's peak RSS growth across `action`. */
+class PeakMeter {
+  readonly pid: number;
+  #before = 0;
+  #sampled = 0;
+  #timer: ReturnType<typeof setInterval> | undefined;
+  #hwm = false;
+
+  constructor(pid: number) {
+    this.pid = pid;
+  }
+
+  start(): void {
+    this.#before = statusField(this.pid, "VmRSS");
+    try {
+      writeFileSync(`/proc/${this.pid}/clear_refs`, "5");
+      this.#hwm = statusField(this.pid, "VmHWM") <= this.#before + MB;
+    } catch {
+      this.#hwm = false;
+    }
+    this.#sampled = this.#before;
+    this.#timer = setInterval(() => {
+      this.#sampled = Math.max(this.#sampled, statusField(this.pid, "VmRSS"));
+    }, 10);
+  }
+
+  /** Growth in MB, and how the peak was read. */
+  stop(): { growthMb: number; method: string } {
+    clearInterval(this.#timer);
+    const peak = this.#hwm ? statusField(this.pid, "VmHWM") : this.#sampled;
+    return { growthMb: Math.max(0, peak - this.#before) / MB, method: this.#hwm ? "VmHWM" : "sampled VmRSS" };
+  }
+}
+
+async function session(url: string) {
+  const response = await fetch(new URL(API_PATHS.csrfToken, url));
+  const { csrf_token } = (await response.json()) as { csrf_token: string };
+  const cookie = (response.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+  return { [CSRF_HEADER]: csrf_token, Cookie: cookie, Origin: url };
+}
+
+function formOf(field: string, files: { name: string; bytes: Uint8Array<ArrayBuffer> }[]): FormData {
+  const data = new FormData();
+  for (const file of files) data.append(field, new Blob([file.bytes]), file.name);
+  return data;
+}
+
+async function waitForTask(url: string, taskId: string, headers: Record<string, string>): Promise<string> {
+  const deadline = Date.now() + 300_000;
+  while (Date.now() < deadline) {
+    const response = await fetch(new URL(statusPath("pdf", taskId), url), { headers });
+    const status = (await response.json()) as { state: string; error?: { code: string } | null };
+    if (status.state === "SUCCESS") return "SUCCESS";
+    if (status.state === "FAILURE") return `FAILURE ${status.error?.code ?? ""}`;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return "TIMEOUT";
+}
+
+/** Sends the request; `answered` runs as soon as it is answered, before a merge's job is waited for. */
+async function upload(
+  url: string,
+  route: "validate-pdf" | "merge-pdf",
+  pdf: Uint8Array<ArrayBuffer>,
+  answered: () => void,
+): Promise<string> {
+  const headers = await session(url);
+  if (route === "validate-pdf") {
+    const body = formOf("file", [{ name: "big.pdf", bytes: pdf }]);
+    const response = await fetch(new URL(API_PATHS.validatePdf, url), { method: "POST", headers, body });
+    answered();
+    return `${response.status} ${await response.text()}`.slice(0, 200);
+  }
+  const body = formOf("files", [
+    { name: "big.pdf", bytes: pdf },
+    { name: "small.pdf", bytes: paddedPdf(4096) },
+  ]);
+  const response = await fetch(new URL(API_PATHS.merge, url), { method: "POST", headers, body });
+  const answer = (await response.json()) as { task_id?: string };
+  answered();
+  if (answer.task_id === undefined) return `${response.status} ${JSON.stringify(answer)}`.slice(0, 200);
+  return `${response.status} ${await waitForTask(url, answer.task_id, headers)}`;
+}
+
+if (!existsSync(join(ROOT, "dist/client/index.html"))) await buildClient();
+const persistTo = mkdtempSync(join(tmpdir(), "bench-upload-"));
+const stack = await startStack({
+  port: await freePort(),
+  converterPort: await freePort(),
+  persistTo,
+  quiet: true,
+});
+try {
+  const processes = descendants();
+  // wrangler dev runs two workerd processes: an entry proxy on the public port and the runtime of
+  // the Worker itself (the one with an inspector); both are measured.
+  const runtime = processes.find((p) => p.comm === "workerd" && p.cmdline.includes("--inspector"));
+  const proxy = processes.find((p) => p.comm === "workerd" && !p.cmdline.includes("--inspector"));
+  const converter = processes.find((p) => p.cmdline.includes("container/src/main.ts"));
+  if (runtime === undefined || proxy === undefined || converter === undefined) {
+    throw new Error("workerd or converter process not found");
+  }
+  const cell = (growth: number | undefined, goal: number | null) =>
+    `${(growth ?? 0).toFixed(1)} MB${goal === null ? "" : (growth ?? 0) <= goal ? " ok" : " OVER"}`;
+  const rows: string[][] = [];
+  for (const route of ["validate-pdf", "merge-pdf"] as const) {
+    for (const sizeMb of SIZES_MB) {
+      const pdf = paddedPdf(sizeMb * MB);
+      const meters = [runtime, proxy, converter].map((p) => new PeakMeter(p.pid));
+      for (const meter of meters) meter.start();
+      let request: number[] = [];
+      const answer = await upload(stack.url, route, pdf, () => {
+        request = meters.map((meter) => meter.stop().growthMb);
+        for (const meter of meters) meter.start();
+      });
+      const job = meters.map((meter) => meter.stop().growthMb);
+      rows.push([
+        route,
+        `${sizeMb} MB`,
+        cell(request[0], WORKER_GOAL_MB),
+        route === "merge-pdf" ? cell(job[0], null) : "-",
+        cell(request[1], null),
+        cell(Math.max(request[2] ?? 0, job[2] ?? 0), CONVERTER_GOAL_MB),
+        answer.replaceAll("\n", " "),
+      ]);
+      console.error(`${route} ${sizeMb} MB done`);
+    }
+  }
+  const header = [
+    "route",
+    "file",
+    `Worker, request (≤ ${WORKER_GOAL_MB})`,
+    "Worker, merge job",
+    "entry proxy",
+    `converter parent (≤ ${CONVERTER_GOAL_MB})`,
+    "answer",
+  ];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  for (const row of [header, ...rows])
+    console.log(row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join(" | "));
+} finally {
+  await stack.stop();
+  rmSync(persistTo, { recursive: true, force: true });
+}

@@ -1,0 +1,40 @@
+/** validate-pdf streams the PDF through R2 to the converter and keeps nothing afterwards. */
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { API_PATHS, validatePdfResponseSchema } from "../../contract/index.ts";
+import { paddedPdf } from "../support/padded-pdf.ts";
+import { ApiClient, errorOf, form } from "./api-client.ts";
+import { damagedPdf } from "./fixtures.ts";
+
+async function objectsNamed(marker: string): Promise<string[]> {
+  const listing = await env.FILES.list({ prefix: "tasks/", include: ["customMetadata"] });
+  return listing.objects
+    .filter((o) => decodeURIComponent(o.customMetadata?.name ?? "").startsWith(marker))
+    .map((o) => o.key);
+}
+
+describe("validate-pdf", () => {
+  it("answers the page count of a PDF larger than one R2 part and deletes its copy", async () => {
+    const marker = `validate-${crypto.randomUUID()}`;
+    const response = await new ApiClient().send(
+      "POST",
+      API_PATHS.validatePdf,
+      form("file", [{ name: `${marker}.pdf`, bytes: paddedPdf(12 * 1024 * 1024) }]),
+    );
+    expect(response.status).toBe(200);
+    expect(validatePdfResponseSchema.parse(await response.json()).total_pages).toBe(1);
+    expect(await objectsNamed(marker)).toEqual([]);
+  });
+
+  it("deletes its copy when the converter refuses the PDF", async () => {
+    const marker = `validate-bad-${crypto.randomUUID()}`;
+    const response = await new ApiClient().send(
+      "POST",
+      API_PATHS.validatePdf,
+      form("file", [{ name: `${marker}.pdf`, bytes: damagedPdf() }]),
+    );
+    expect(response.status).toBe(422);
+    expect((await errorOf(response)).error.code).toMatch(/^PDF_/);
+    expect(await objectsNamed(marker)).toEqual([]);
+  });
+});

@@ -1,0 +1,91 @@
+import { FILE_KINDS } from "../../contract/index.ts";
+import { inputKey } from "../task-files.ts";
+import type { FileSink, ReceivedFile, StoredInput } from "./types.ts";
+
+/**
+ * R2 multipart parts must all have the same size (at least 5 MiB) except the last. One part is
+ * buffered at a time, so a file of any size costs the Worker about this much memory.
+ */
+export const R2_PART_BYTES = 5 * 1024 * 1024;
+
+/** Cuts a stream of chunks of any size into parts of exactly R2_PART_BYTES (the last one shorter). */
+class PartBuffer {
+  readonly #part = new Uint8Array(R2_PART_BYTES);
+  #filled = 0;
+  #carry: Uint8Array | null = null;
+  readonly #chunks: AsyncIterator<Uint8Array>;
+  #done = false;
+
+  constructor(chunks: AsyncIterable<Uint8Array>) {
+    this.#chunks = chunks[Symbol.asyncIterator]();
+  }
+
+  /** The next full part, or a shorter last one; null when nothing is left. */
+  async next(): Promise<Uint8Array | null> {
+    this.#filled = 0;
+    while (this.#filled < R2_PART_BYTES) {
+      let chunk = this.#carry;
+      this.#carry = null;
+      if (chunk === null) {
+        if (this.#done) break;
+        const result = await this.#chunks.next();
+        if (result.done) {
+          this.#done = true;
+          break;
+        }
+        chunk = result.value;
+      }
+      const room = R2_PART_BYTES - this.#filled;
+      if (chunk.length > room) {
+        this.#carry = chunk.subarray(room);
+        chunk = chunk.subarray(0, room);
+      }
+      this.#part.set(chunk, this.#filled);
+      this.#filled += chunk.length;
+    }
+    return this.#filled === 0 ? null : this.#part.subarray(0, this.#filled);
+  }
+}
+
+/** Stores one file: one `put` when it fits a part, else an R2 multipart upload (aborted on failure). */
+async function store(bucket: R2Bucket, key: string, file: ReceivedFile): Promise<number> {
+  const options = {
+    httpMetadata: { contentType: FILE_KINDS[file.kind].mime },
+    customMetadata: { name: encodeURIComponent(file.name), kind: file.kind },
+  };
+  const parts = new PartBuffer(file.chunks);
+  const first = await parts.next();
+  if (first === null || first.length < R2_PART_BYTES) {
+    await bucket.put(key, first ?? new Uint8Array(0), options);
+    return first?.length ?? 0;
+  }
+  const upload = await bucket.createMultipartUpload(key, options);
+  try {
+    const uploaded: R2UploadedPart[] = [];
+    let size = 0;
+    for (let part: Uint8Array | null = first; part !== null; part = await parts.next()) {
+      // The buffer is reused for the next part once this upload has completed.
+      uploaded.push(await upload.uploadPart(uploaded.length + 1, part));
+      size += part.length;
+    }
+    await upload.complete(uploaded);
+    return size;
+  } catch (error) {
+    await upload.abort().catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Stores each file under `tasks/{taskId}/in/{index}` as it arrives. */
+export function r2Sink(bucket: R2Bucket, taskId: string): FileSink<StoredInput> {
+  return {
+    async keep(file) {
+      const key = inputKey(taskId, file.index);
+      const size = await store(bucket, key, file);
+      return { key, name: file.name, size, kind: file.kind };
+    },
+    async discard(kept) {
+      if (kept.length > 0) await bucket.delete(kept.map((input) => input.key));
+    },
+  };
+}

@@ -1,0 +1,198 @@
+import { AppError, type FileKind, SNIFF_BYTES, sniffFileKind } from "../../contract/index.ts";
+import { uploadedName } from "../file-names.ts";
+import { drainBound } from "./drain.ts";
+import { imageHeadSize, isImageKind, MAX_IMAGE_HEAD_BYTES } from "./image-head.ts";
+import { boundaryOf, MultipartError, MultipartReader } from "./multipart-reader.ts";
+import type { FileSink, ReceivedFile, Upload, UploadPlan } from "./types.ts";
+
+/** Room for option fields and multipart framing on top of the file bytes. */
+const MAX_TEXT_FIELDS = 16;
+const MAX_TEXT_FIELD_BYTES = 4096;
+const MAX_PART_HEADER_BYTES = 8192;
+
+function framingAllowance(plan: UploadPlan): number {
+  return (plan.maxFiles + MAX_TEXT_FIELDS) * MAX_PART_HEADER_BYTES + MAX_TEXT_FIELDS * MAX_TEXT_FIELD_BYTES;
+}
+
+const fileTooLarge = (plan: UploadPlan) =>
+  new AppError("FILE_TOO_LARGE", "A file is larger than allowed", { max_file_bytes: plan.maxFileBytes });
+const totalTooLarge = (plan: UploadPlan) =>
+  new AppError("FILE_TOO_LARGE", "The files together are larger than allowed", {
+    max_total_bytes: plan.maxTotalBytes,
+  });
+const tooManyFiles = (plan: UploadPlan) =>
+  new AppError("TOO_MANY_FILES", "Too many files", { max_files: plan.maxFiles });
+
+/** The body's boundary, after refusing what can be refused from the headers alone. */
+function checkHeaders(request: Request, plan: UploadPlan): string {
+  const boundary = boundaryOf(request.headers.get("Content-Type") ?? "");
+  if (boundary === null || request.body === null) {
+    throw new AppError("BAD_REQUEST", "Expected a multipart/form-data body");
+  }
+  const declared = Number(request.headers.get("Content-Length") ?? Number.NaN);
+  if (Number.isFinite(declared) && declared > plan.maxTotalBytes + framingAllowance(plan)) {
+    throw totalTooLarge(plan);
+  }
+  return boundary;
+}
+
+/** Reads the current part's body, counting every byte against the file and total limits. */
+class FileBytes {
+  #size = 0;
+  readonly reader: MultipartReader;
+  readonly plan: UploadPlan;
+  /** Shared by the files of one upload. */
+  readonly total: { bytes: number };
+
+  constructor(reader: MultipartReader, plan: UploadPlan, total: { bytes: number }) {
+    this.reader = reader;
+    this.plan = plan;
+    this.total = total;
+  }
+
+  async read(): Promise<Uint8Array | null> {
+    const chunk = await this.reader.read();
+    if (chunk === null) return null;
+    this.#size += chunk.length;
+    this.total.bytes += chunk.length;
+    if (this.#size > this.plan.maxFileBytes) throw fileTooLarge(this.plan);
+    if (this.total.bytes > this.plan.maxTotalBytes) throw totalTooLarge(this.plan);
+    return chunk;
+  }
+
+  /** At least `count` bytes from the start of the file (fewer when it is shorter), plus whether it ended. */
+  async head(start: Uint8Array, count: number): Promise<{ bytes: Uint8Array; ended: boolean }> {
+    const chunks = [start];
+    let length = start.length;
+    while (length < count) {
+      const chunk = await this.read();
+      if (chunk === null) return { bytes: join(chunks, length), ended: true };
+      chunks.push(chunk);
+      length += chunk.length;
+    }
+    return { bytes: join(chunks, length), ended: false };
+  }
+
+  /** The head again, then the rest of the file as it arrives. */
+  async *chunks(head: Uint8Array): AsyncGenerator<Uint8Array> {
+    if (head.length > 0) yield head;
+    for (let chunk = await this.read(); chunk !== null; chunk = await this.read()) yield chunk;
+  }
+}
+
+function join(chunks: readonly Uint8Array[], length: number): Uint8Array {
+  if (chunks.length === 1 && chunks[0] !== undefined) return chunks[0];
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out;
+}
+
+async function readField(reader: MultipartReader): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  for (let chunk = await reader.read(); chunk !== null; chunk = await reader.read()) {
+    length += chunk.length;
+    if (length > MAX_TEXT_FIELD_BYTES) throw new AppError("BAD_REQUEST", "A form field is too long");
+    chunks.push(chunk);
+  }
+  return new TextDecoder().decode(join(chunks, length));
+}
+
+function checkKind(head: Uint8Array, name: string, plan: UploadPlan): FileKind {
+  const kind = sniffFileKind(head.subarray(0, SNIFF_BYTES), name);
+  if (kind === null || !plan.kinds.includes(kind)) {
+    throw new AppError("UNSUPPORTED_FILE_TYPE", "This file type is not accepted here", {
+      expected: plan.kinds.join(", "),
+    });
+  }
+  return kind;
+}
+
+/** Reads as much of an image's head as its header needs and refuses it when it has too many pixels. */
+async function checkPixels(
+  bytes: FileBytes,
+  head: { bytes: Uint8Array; ended: boolean },
+  maxPixels: number,
+): Promise<Uint8Array> {
+  let current = head;
+  for (;;) {
+    const size = imageHeadSize(current.bytes, current.ended);
+    if (size !== null) {
+      if (size.width * size.height > maxPixels) {
+        throw new AppError("IMAGE_TOO_LARGE", `${size.width}×${size.height} exceeds ${maxPixels} pixels`, {
+          width: size.width,
+          height: size.height,
+          maxPixels,
+        });
+      }
+      return current.bytes;
+    }
+    if (current.ended || current.bytes.length >= MAX_IMAGE_HEAD_BYTES) {
+      throw new AppError("IMAGE_DAMAGED", "The image size is not in its header", {
+        searched_bytes: current.bytes.length,
+      });
+    }
+    current = await bytes.head(current.bytes, Math.min(current.bytes.length * 4, MAX_IMAGE_HEAD_BYTES));
+  }
+}
+
+/**
+ * Parses a multipart upload as it streams in. Each file is checked by content from its first bytes
+ * (and, with `maxPixels`, by the size its image header declares) before the sink stores anything,
+ * then streamed into the sink; limits are enforced while reading, so an oversized body is refused
+ * while reading. On any refusal nothing more is stored, the sink's files are discarded and the rest
+ * of the body is drained (bounded, see drain.ts), so the refusal reaches the client on a connection
+ * that stays usable.
+ */
+export async function receiveUpload<T>(
+  request: Request,
+  plan: UploadPlan,
+  sink: FileSink<T>,
+): Promise<Upload<T>> {
+  const boundary = checkHeaders(request, plan);
+  const reader = new MultipartReader(request.body as ReadableStream<Uint8Array>, boundary, {
+    maxHeaderBytes: MAX_PART_HEADER_BYTES,
+  });
+  const kept: T[] = [];
+  const fields: Record<string, string> = {};
+  const total = { bytes: 0 };
+  let parts = 0;
+  try {
+    for (let part = await reader.nextPart(); part !== null; part = await reader.nextPart()) {
+      if (++parts > plan.maxFiles + MAX_TEXT_FIELDS) throw tooManyFiles(plan);
+      if (part.name === undefined) continue;
+      if (part.filename === undefined) {
+        fields[part.name] = await readField(reader);
+        continue;
+      }
+      if (part.name !== plan.fileField) {
+        throw new AppError("BAD_REQUEST", "Unexpected file field", { expected_field: plan.fileField });
+      }
+      const bytes = new FileBytes(reader, plan, total);
+      const head = await bytes.head(new Uint8Array(0), SNIFF_BYTES);
+      // A file input left empty arrives as a part without a name and without bytes.
+      if (head.ended && head.bytes.length === 0 && part.filename === "") continue;
+      if (kept.length >= plan.maxFiles) throw tooManyFiles(plan);
+      const name = uploadedName(part.filename);
+      const kind = checkKind(head.bytes, name, plan);
+      const start =
+        plan.maxPixels !== undefined && isImageKind(kind)
+          ? await checkPixels(bytes, head, plan.maxPixels)
+          : head.bytes;
+      const file: ReceivedFile = { index: kept.length, name, kind, chunks: bytes.chunks(start) };
+      kept.push(await sink.keep(file));
+    }
+    if (kept.length === 0) throw new AppError("NO_FILE", "No file was uploaded");
+    return { files: kept, fields };
+  } catch (error) {
+    await sink.discard(kept);
+    // Bounded: checkHeaders refused any declared length over the plan's limits.
+    await reader.drain(drainBound(request));
+    if (error instanceof MultipartError) throw new AppError("BAD_REQUEST", "Malformed multipart body");
+    throw error;
+  }
+}

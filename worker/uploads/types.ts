@@ -1,0 +1,44 @@
+import type { FileKind } from "../../contract/index.ts";
+
+/** What one request may upload: derived from the tool declarations (see tool-resolution.ts). */
+export interface UploadPlan {
+  readonly fileField: string;
+  readonly kinds: readonly FileKind[];
+  readonly maxFiles: number;
+  readonly maxFileBytes: number;
+  readonly maxTotalBytes: number;
+  /** Images whose header declares more pixels are refused (422 IMAGE_TOO_LARGE) before storing. */
+  readonly maxPixels?: number;
+}
+
+/** A file of the upload, checked by content, whose bytes are still arriving. */
+export interface ReceivedFile {
+  readonly index: number;
+  readonly name: string;
+  readonly kind: FileKind;
+  /**
+   * The file's bytes as they arrive; read it once, to its end. Reading throws an AppError as soon
+   * as a size limit is passed (the sink then undoes what it started and rethrows).
+   */
+  readonly chunks: AsyncIterable<Uint8Array>;
+}
+
+/** Where received files go as they arrive, and how to undo that when the upload is refused. */
+export interface FileSink<T> {
+  keep(file: ReceivedFile): Promise<T>;
+  discard(kept: readonly T[]): Promise<void>;
+}
+
+export interface Upload<T> {
+  readonly files: T[];
+  /** Text fields of the form (last value wins). */
+  readonly fields: Record<string, string>;
+}
+
+/** An upload stored in R2 for a task. */
+export interface StoredInput {
+  readonly key: string;
+  readonly name: string;
+  readonly size: number;
+  readonly kind: FileKind;
+}
