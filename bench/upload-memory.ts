@@ -14,7 +14,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { API_PATHS, CSRF_HEADER, statusPath } from "../contract/index.ts";
+import { API_PATHS, CSRF_HEADER, statusPath, TOOLS } from "../contract/index.ts";
 import { buildClient, ROOT, startStack } from "../scripts/stack.ts";
 import { paddedPdf } from "../tests/support/padded-pdf.ts";
 
@@ -146,7 +146,7 @@ async function upload(
     { name: "big.pdf", bytes: pdf },
     { name: "small.pdf", bytes: paddedPdf(4096) },
   ]);
-  const response = await fetch(new URL(API_PATHS.merge, url), { method: "POST", headers, body });
+  const response = await fetch(new URL(TOOLS["merge-pdf"].endpoint.path, url), { method: "POST", headers, body });
   const answer = (await response.json()) as { task_id?: string };
   answered();
   if (answer.task_id === undefined) return `${response.status} ${JSON.stringify(answer)}`.slice(0, 200);

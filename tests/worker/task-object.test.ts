@@ -72,7 +72,7 @@ function failingFirst(errors: AppError[]): ConverterClient & { calls: number } {
       const error = errors[client.calls++];
       return error === undefined ? real.runJob(...args) : Promise.reject(error);
     },
-    inspectPdf: (pdf: Uint8Array) => real.inspectPdf(pdf),
+    inspectPdf: (...args: Parameters<ConverterClient["inspectPdf"]>) => real.inspectPdf(...args),
   };
   return client;
 }

@@ -4,7 +4,11 @@ import { API_PATHS, declarationOf, type FileKind, TOOL_IDS, TOOLS } from "../../
 import { ApiClient, errorOf, form } from "./api-client.ts";
 import { makePdf, makePng } from "./fixtures.ts";
 
-const PNG_SIGNATURE = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+/** A PNG signature and an IHDR chunk declaring 64×64 pixels (the pixel limit is checked first). */
+const PNG_HEAD = new Uint8Array([
+  0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 64, 0, 0, 0,
+  64, 8, 6, 0, 0, 0, 0, 0, 0, 0,
+]);
 
 /** A multipart body of one file of `totalBytes`, produced lazily; `pulled()` tells how much was read. */
 function lazyUpload(field: string, totalBytes: number) {
@@ -19,8 +23,8 @@ function lazyUpload(field: string, totalBytes: number) {
           `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="big.png"\r\n` +
             "Content-Type: image/png\r\n\r\n",
         );
-        controller.enqueue(new Uint8Array([...head, ...PNG_SIGNATURE]));
-        sent = head.length + PNG_SIGNATURE.length;
+        controller.enqueue(new Uint8Array([...head, ...PNG_HEAD]));
+        sent = head.length + PNG_HEAD.length;
       } else if (sent < totalBytes) {
         const size = Math.min(64 * 1024, totalBytes - sent);
         controller.enqueue(new Uint8Array(size));
@@ -160,9 +164,33 @@ describe("file checks", () => {
 async function sampleImage(kind: FileKind): Promise<Uint8Array> {
   const ascii = (text: string) => new TextEncoder().encode(text);
   if (kind === "png") return makePng(2, 2, () => [0, 0, 0, 255]);
-  if (kind === "jpeg") return new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 16, ...ascii("JFIF"), 0, 1]);
-  if (kind === "webp") return new Uint8Array([...ascii("RIFF"), 4, 0, 0, 0, ...ascii("WEBPVP8 ")]);
-  if (kind === "gif") return ascii("GIF89a\x01\x00\x01\x00");
+  // Headers that declare a 2×2 image (uploads read the size before storing anything).
+  if (kind === "jpeg")
+    // SOI, a baseline frame header (SOF0), a scan header (SOS), EOI.
+    return new Uint8Array([
+      0xff, 0xd8, 0xff, 0xc0, 0, 17, 8, 0, 2, 0, 2, 3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1, 0xff, 0xda, 0, 12,
+      3, 1, 0, 2, 0x11, 3, 0x11, 0, 0x3f, 0, 0, 0xff, 0xd9,
+    ]);
+  if (kind === "webp")
+    return new Uint8Array([
+      ...ascii("RIFF"),
+      18,
+      0,
+      0,
+      0,
+      ...ascii("WEBPVP8L"),
+      5,
+      0,
+      0,
+      0,
+      0x2f,
+      1,
+      0x40,
+      0,
+      0,
+      0,
+    ]);
+  if (kind === "gif") return new Uint8Array([...ascii("GIF89a"), 2, 0, 2, 0, 0, 0, 0, 0x3b]);
   return makePdf(1);
 }
 
