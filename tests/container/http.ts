@@ -63,7 +63,11 @@ export async function postJob(
   });
 }
 
-export function postInspect(baseUrl: string, bytes: Uint8Array, headers = AUTH): Promise<Response> {
+export function postInspect(
+  baseUrl: string,
+  bytes: Uint8Array,
+  headers: Record<string, string> = AUTH,
+): Promise<Response> {
   return fetch(`${baseUrl}${CONVERTER_INSPECT_PDF_PATH}`, {
     method: "POST",
     headers: { "Content-Type": "application/pdf", ...headers },
