@@ -11,8 +11,18 @@ import {
   encodeFrame,
   errorEnvelopeSchema,
 } from "../../contract/index.ts";
-import { openPdf, pageText, pageTexts, textPdf } from "./fixtures.ts";
-import { AUTH, jobError, jobFailure, jobOutput, pdfFile, postInspect, postJob, TEST_SECRET } from "./http.ts";
+import { halfTransparentPng, openPdf, pageText, pageTexts, textPdf } from "./fixtures.ts";
+import {
+  AUTH,
+  jobError,
+  jobFailure,
+  jobOutput,
+  pdfFile,
+  pngFile,
+  postInspect,
+  postJob,
+  TEST_SECRET,
+} from "./http.ts";
 
 const started: RunningConverter[] = [];
 const logs: string[] = [];
@@ -129,6 +139,18 @@ describe("converter protocol", () => {
       Array.from({ length: 64 }, (_, n) => pageText(`J${n}`, 0)),
     );
     await eventually(() => readdirSync(jobsTmp).length === 0);
+  });
+
+  it("keeps engine text out of API messages and logs it with the request id", async () => {
+    const converter = await converterWith({ concurrency: 1 });
+    const png = await halfTransparentPng(64, 64);
+    const cut = pngFile("x.png", png.subarray(0, Math.floor(png.length / 2)));
+    const headers = { ...AUTH, "X-Request-Id": "req-engine-1" };
+    const error = await jobFailure(await postJob(converter.url, "png-to-jpg", {}, [cut], headers));
+    expect(error).toEqual({ code: "IMAGE_DAMAGED", message: "The PNG could not be decoded." });
+    const line = logs.find((entry) => entry.includes("failed IMAGE_DAMAGED"));
+    expect(line).toMatch(/^png-to-jpg failed IMAGE_DAMAGED request_id=req-engine-1 \S/);
+    expect(line).not.toContain("x.png");
   });
 
   it("removes a job's directory after success and after a refusal", async () => {
