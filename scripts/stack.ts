@@ -121,7 +121,7 @@ const STABLE_MS = 30_000;
  * The converter process, restarted with a short backoff whenever it exits without being asked to
  * (a crash, `kill -9`), so the site keeps working; each restart is logged.
  */
-function supervisedConverter(env: NodeJS.ProcessEnv, stdio: "ignore" | "inherit") {
+export function supervisedConverter(env: NodeJS.ProcessEnv, stdio: "ignore" | "inherit") {
   let stopping = false;
   let delay = RESTART_DELAY_MS;
   let child: ChildProcess;
