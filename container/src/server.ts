@@ -5,8 +5,6 @@
  * names and contents are never logged; engine messages go to the log with the request id only.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serve } from "@hono/node-server";
 import { type Context, Hono } from "hono";
@@ -22,6 +20,7 @@ import {
   sniffFileKind,
 } from "../../contract/index.ts";
 import { isContainerToolId } from "./container-tools.ts";
+import { JobDirs } from "./job-dirs.ts";
 import { declaredLength, MAX_INSPECT_BYTES, maxJobBytes, receiveBody, receiveJob } from "./job-input.ts";
 import type { RunnerTask, TaskResult } from "./job-protocol.ts";
 import { errorResponse, jobResponse } from "./job-response.ts";
@@ -38,8 +37,9 @@ export interface ConverterOptions extends Partial<PoolLimits> {
   /** Receives one line per job and runner event; default: unexpected failures only, on stderr. */
   readonly log?: (line: string) => void;
   /**
-   * Also log one line per finished job: tool, status, and times — from admission to result
-   * (upload included), the runner round trip (IPC included), and the engine alone.
+   * Also log one line per finished job: tool, status, and times — from the request to the result
+   * (upload to disk included, response streaming not), the runner round trip (IPC and reading
+   * and writing the job's files included), and the engine alone.
    */
   readonly logJobs?: boolean;
 }
@@ -47,6 +47,8 @@ export interface ConverterOptions extends Partial<PoolLimits> {
 export interface RunningConverter {
   readonly url: string;
   readonly limits: PoolLimits;
+  /** The directory holding this converter's job directories. */
+  readonly jobsRoot: string;
   /** The runners' process ids (tests kill them to simulate a crash). */
   readonly runnerPids: () => number[];
   /**
@@ -73,6 +75,7 @@ const BUSY: ErrorBody = { code: "CONVERTER_BUSY", message: "The converter is bus
 
 export function createConverterApp(
   pool: RunnerPool,
+  dirs: JobDirs,
   secret: string,
   log: (line: string) => void,
   logJobs: boolean,
@@ -80,8 +83,7 @@ export function createConverterApp(
   const app = new Hono();
 
   /** Runs a task in the pool; logs failures (with the engine's text) and, when asked, timings. */
-  function run(id: string, label: string, admission: Admission, task: RunnerTask) {
-    const received = performance.now();
+  function run(id: string, label: string, admission: Admission, task: RunnerTask, received: number) {
     return async (onProgress: (percent: number) => void): Promise<TaskResult> => {
       const outcome = await admission.run(task, onProgress);
       const { result } = outcome;
@@ -110,7 +112,7 @@ export function createConverterApp(
     if (admission === null) throw new AppError(BUSY.code, BUSY.message);
     let dir: string;
     try {
-      dir = await mkdtemp(join(tmpdir(), "converter-job-"));
+      dir = await dirs.make();
     } catch (error) {
       admission.release();
       throw error;
@@ -120,7 +122,7 @@ export function createConverterApp(
       if (finished) return;
       finished = true;
       admission.release();
-      void rm(dir, { recursive: true, force: true });
+      void dirs.remove(dir);
     };
     return { admission, dir, length, finish };
   }
@@ -148,6 +150,7 @@ export function createConverterApp(
   });
 
   app.post(`${CONVERTER_JOB_PATH}/:tool`, async (c) => {
+    const received = performance.now();
     const id = requestId(c);
     const parsed = jobRequestSchema.safeParse({ tool: c.req.param("tool") });
     if (!parsed.success) return errorResponse({ code: "BAD_REQUEST", message: "Unknown tool." }, id);
@@ -163,7 +166,7 @@ export function createConverterApp(
       job = await admitJob(c, maxJobBytes(tool));
       const { options, files } = await receiveJob(c.req.raw, tool as ContainerToolId, job.dir);
       const task: RunnerTask = { type: "job", tool, options, files, dir: job.dir };
-      return await jobResponse(id, run(id, tool, job.admission, task), job.finish);
+      return await jobResponse(id, run(id, tool, job.admission, task, received), job.finish);
     } catch (error) {
       job?.finish();
       return failed(error, id, tool);
@@ -171,6 +174,7 @@ export function createConverterApp(
   });
 
   app.post(CONVERTER_INSPECT_PDF_PATH, async (c) => {
+    const received = performance.now();
     const id = requestId(c);
     let job: Awaited<ReturnType<typeof admitJob>> | undefined;
     try {
@@ -179,7 +183,8 @@ export function createConverterApp(
       if (sniffFileKind(await receiveBody(c.req.raw, job.length, path)) !== "pdf") {
         throw new AppError("UNSUPPORTED_FILE_TYPE", "The body is not a PDF.");
       }
-      const result = await run(id, "inspect-pdf", job.admission, { type: "inspect-pdf", path })(() => {});
+      const task: RunnerTask = { type: "inspect-pdf", path };
+      const result = await run(id, "inspect-pdf", job.admission, task, received)(() => {});
       if (!result.ok) return errorResponse(result.error, id);
       if (!("pages" in result)) return errorResponse({ code: "INTERNAL", message: "No page count." }, id);
       return c.json({ pages: result.pages });
@@ -207,7 +212,14 @@ export async function startConverter(options: ConverterOptions): Promise<Running
     await pool.close();
     throw error;
   }
-  const app = createConverterApp(pool, options.secret, log, options.logJobs ?? false);
+  let dirs: JobDirs;
+  try {
+    dirs = await JobDirs.create();
+  } catch (error) {
+    await pool.close();
+    throw error;
+  }
+  const app = createConverterApp(pool, dirs, options.secret, log, options.logJobs ?? false);
   const host = options.host ?? "127.0.0.1";
   const { server, port } = await new Promise<{ server: ReturnType<typeof serve>; port: number }>(
     (resolve, reject) => {
@@ -221,6 +233,7 @@ export async function startConverter(options: ConverterOptions): Promise<Running
   return {
     url: `http://${urlHost}:${port}`,
     limits,
+    jobsRoot: dirs.root,
     runnerPids: () => pool.pids,
     async close(graceMs = 0) {
       let closed = false;
@@ -241,6 +254,7 @@ export async function startConverter(options: ConverterOptions): Promise<Running
       if ("closeAllConnections" in server) server.closeAllConnections();
       await whenClosed;
       await pool.close();
+      await dirs.close();
     },
   };
 }

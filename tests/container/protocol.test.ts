@@ -1,4 +1,5 @@
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -58,6 +59,17 @@ afterAll(() => {
   rmSync(jobsTmp, { recursive: true, force: true });
 });
 
+/** Job directories of every converter root under the test's TMPDIR. */
+function jobDirs(): string[] {
+  return readdirSync(jobsTmp).flatMap((root) => {
+    try {
+      return readdirSync(join(jobsTmp, root)).map((dir) => join(root, dir));
+    } catch {
+      return [];
+    }
+  });
+}
+
 async function eventually(check: () => boolean, timeoutMs = 5_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
@@ -106,7 +118,7 @@ describe("converter protocol", () => {
       expect([inspect.status, inspect.error.code]).toEqual([403, "ORIGIN_FORBIDDEN"]);
     }
     expect(logs.filter((line) => /merge-pdf|inspect-pdf/.test(line))).toEqual([]);
-    expect(readdirSync(jobsTmp)).toEqual([]);
+    expect(jobDirs()).toEqual([]);
     await jobOutput(await postJob(converter.url, "merge-pdf", {}, files));
     expect(logs.filter((line) => line.startsWith("merge-pdf ok"))).toHaveLength(1);
   });
@@ -123,13 +135,13 @@ describe("converter protocol", () => {
     const converter = await converterWith({ concurrency: 1, queueLimit: 70, queueBytes: 1024 * 1024 });
     // Nothing waits: a job over the byte budget alone is admitted (it waits for its body).
     const first = declaredOnly(converter.url, 700 * 1024);
-    await eventually(() => readdirSync(jobsTmp).length === 1);
+    await eventually(() => jobDirs().length === 1);
     // A second one would take the waiting bytes over the budget: busy before its body is read.
     const second = declaredOnly(converter.url, 700 * 1024);
     expect(errorEnvelopeSchema.parse(await (await second.response).json()).error.code).toBe("CONVERTER_BUSY");
     first.abort();
     second.abort();
-    await eventually(() => readdirSync(jobsTmp).length === 0);
+    await eventually(() => jobDirs().length === 0);
 
     const jobs = Array.from({ length: 64 }, (_, n) =>
       postJob(converter.url, "merge-pdf", {}, [pdfFile("a.pdf", textPdf(`J${n}`, 1))]),
@@ -138,7 +150,7 @@ describe("converter protocol", () => {
     expect(outputs.map((output) => pageTexts(openPdf(output.bytes))[0])).toEqual(
       Array.from({ length: 64 }, (_, n) => pageText(`J${n}`, 0)),
     );
-    await eventually(() => readdirSync(jobsTmp).length === 0);
+    await eventually(() => jobDirs().length === 0);
   });
 
   it("keeps engine text out of API messages and logs it with the request id", async () => {
@@ -153,6 +165,19 @@ describe("converter protocol", () => {
     expect(line).not.toContain("x.png");
   });
 
+  it("removes roots left by a crashed converter at start, and its own root on close", async () => {
+    // A pid that is certainly dead: a process that has already exited.
+    const dead = spawnSync(process.execPath, ["-e", ""]).pid;
+    const stale = join(jobsTmp, `converter-${dead}-abcdef`);
+    mkdirSync(join(stale, "job-x"), { recursive: true });
+    writeFileSync(join(stale, "job-x", "in-0"), "left by a crash");
+    const converter = await converterWith({ concurrency: 1 });
+    expect(existsSync(stale)).toBe(false);
+    expect(existsSync(converter.jobsRoot)).toBe(true);
+    await converter.close();
+    expect(existsSync(converter.jobsRoot)).toBe(false);
+  });
+
   it("removes a job's directory after success and after a refusal", async () => {
     const converter = await converterWith({ concurrency: 1 });
     await jobOutput(await postJob(converter.url, "merge-pdf", {}, [pdfFile("a.pdf", textPdf("A", 2))]));
@@ -160,7 +185,7 @@ describe("converter protocol", () => {
     expect((await jobError(await postJob(converter.url, "merge-pdf", {}, [png]))).error.code).toBe(
       "UNSUPPORTED_FILE_TYPE",
     );
-    await eventually(() => readdirSync(jobsTmp).length === 0);
+    await eventually(() => jobDirs().length === 0);
   });
 
   it("answers JOB_INTERRUPTED when the runner is killed mid-job", async () => {
@@ -176,7 +201,7 @@ describe("converter protocol", () => {
     expect(response.status).toBe(200);
     for (const pid of converter.runnerPids()) process.kill(pid, "SIGKILL");
     expect((await jobFailure(response)).code).toBe("JOB_INTERRUPTED");
-    await eventually(() => readdirSync(jobsTmp).length === 0);
+    await eventually(() => jobDirs().length === 0);
   });
 
   it("on close, lets an admitted job finish and its response be written in full", async () => {
