@@ -104,8 +104,9 @@ describe("converter limits", () => {
 
   it("stops a job over the memory cap with JOB_OUT_OF_MEMORY and replaces its runner", async () => {
     const converter = await converterWith({ concurrency: 1, queueLimit: 1, memoryMb: 320 });
-    // Three 24 MB images of random bytes: the runner holds inputs, sources and the merged copy.
-    const files = [1, 2, 3].map((seed) => pdfFile(`${seed}.pdf`, heavyPdf(24, seed)));
+    // Four 24 MB images of random bytes: the runner holds inputs (read from disk), sources and the
+    // merged copy, far over 320 MB.
+    const files = [1, 2, 3, 4].map((seed) => pdfFile(`${seed}.pdf`, heavyPdf(24, seed)));
     // The engine reports progress before the cap is reached: the error comes as a frame of the 200.
     const error = await jobFailure(await postJob(converter.url, "merge-pdf", {}, files));
     expect([error.code, errorStatus(error.code)]).toEqual(["JOB_OUT_OF_MEMORY", 507]);
