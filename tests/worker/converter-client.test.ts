@@ -33,6 +33,32 @@ async function codeOf(promise: Promise<unknown>): Promise<ErrorCode | string> {
   }
 }
 
+function pattern(length: number): Uint8Array {
+  return Uint8Array.from({ length }, (_, i) => (i * 7 + 3) % 256);
+}
+
+/** A merge task whose one input is stored in R2. */
+async function storedTask(bytes: Uint8Array, name = "in.pdf"): Promise<TaskRecord> {
+  const id = newTaskId();
+  await env.FILES.put(inputKey(id, 0), bytes);
+  const now = Date.now();
+  return {
+    id,
+    tool: "merge-pdf",
+    options: {},
+    inputs: [{ key: inputKey(id, 0), name, size: bytes.length, kind: "pdf" }],
+    createdAt: now,
+    expiresAt: now + 60_000,
+    state: "PROGRESS",
+    progress: 0,
+    attempts: 1,
+    running: true,
+    outputs: [],
+    facts: {},
+    error: null,
+  };
+}
+
 /** A converter that answers 200 with `chunks`, then ends or breaks the connection. */
 function fakeConverter(chunks: Uint8Array[], ending: "end" | "break") {
   return converterClient(async () => {
@@ -94,26 +120,36 @@ describe("converter client", () => {
     expect(await codeOf(client.inspectPdf(makePdf(1)))).toBe("ORIGIN_FORBIDDEN");
   });
 
+  it("stores several outputs, each with the announced size, under out/0, out/1 with numbered names", async () => {
+    const task = await storedTask(makePdf(1));
+    const first = new TextEncoder().encode("%PDF-1.7 first");
+    const second = pattern(70_000);
+    const frames = [
+      encodeFrame({ type: "progress", percent: 50 }),
+      encodeFrame({ type: "file", index: 0, kind: "pdf", size: first.length }),
+      first,
+      encodeFrame({ type: "file", index: 1, kind: "pdf", size: second.length }),
+      second,
+      encodeFrame({ type: "done", facts: { files: 2 } }),
+    ];
+    const result = await runJob(
+      task,
+      { files: env.FILES, converter: fakeConverter(frames, "end") },
+      () => {},
+    );
+    expect(result.facts).toEqual({ files: 2 });
+    expect(result.outputs.map(({ key, size, kind }) => ({ key, size, kind }))).toEqual([
+      { key: `tasks/${task.id}/out/0`, size: first.length, kind: "pdf" },
+      { key: `tasks/${task.id}/out/1`, size: second.length, kind: "pdf" },
+    ]);
+    expect(result.outputs.map((output) => output.filename)).toEqual(["in-merged.pdf", "in-merged-2.pdf"]);
+    const stored = await env.FILES.get(`tasks/${task.id}/out/1`);
+    expect(new Uint8Array(await (stored as R2ObjectBody).arrayBuffer())).toEqual(second);
+  });
+
   it("stores outputs under tasks/{id}/out/{index} and maps engine progress into the converting span", async () => {
-    const id = newTaskId();
-    const bytes = makePdf(2);
-    await env.FILES.put(inputKey(id, 0), bytes);
-    const now = Date.now();
-    const task: TaskRecord = {
-      id,
-      tool: "merge-pdf",
-      options: {},
-      inputs: [{ key: inputKey(id, 0), name: "x\r\nSet-Cookie: a=b.pdf", size: bytes.length, kind: "pdf" }],
-      createdAt: now,
-      expiresAt: now + 60_000,
-      state: "PROGRESS",
-      progress: 0,
-      attempts: 1,
-      running: true,
-      outputs: [],
-      facts: {},
-      error: null,
-    };
+    const task = await storedTask(makePdf(2), "x\r\nSet-Cookie: a=b.pdf");
+    const id = task.id;
     const seen: number[] = [];
     const result = await runJob(task, { files: env.FILES, converter: createConverterClient(env) }, (p) =>
       seen.push(p),
