@@ -35,6 +35,7 @@ export default defineConfig({
             miniflare: {
               bindings: {
                 CONVERTER_URL: inject<string>("converterUrl"),
+                CONVERTER_SECRET: inject<string>("converterSecret"),
                 CSRF_SECRET: "test-only-csrf-secret-0123456789abcdef",
                 RETENTION_MINUTES: "60",
               },

@@ -1,14 +1,15 @@
 /**
  * What the converter's process isolation costs per job: the same merge run in-process (engine
  * only) and through the HTTP service. From the service's job log: `request` (admission to result:
- * upload, multipart parse, validation, IPC both ways, engine) minus `engine` is the overhead the
- * service adds; the client's own time (FormData encoding, loopback transfer) is shown apart.
+ * upload to disk, validation, IPC both ways, engine) minus `engine` is the overhead the
+ * service adds; the client's own time (job stream encoding, loopback transfer) is shown apart.
  * Run: `npx node bench/job-overhead.ts`.
  */
 import { startConverter } from "../container/src/server.ts";
 import { CONVERTER_JOB_PATH } from "../contract/index.ts";
 import { mergePdfs } from "../engines/pdf/merge.ts";
 import { heavyPdf, textPdf } from "../tests/container/fixtures.ts";
+import { AUTH, jobBody, TEST_SECRET } from "../tests/container/http.ts";
 
 const RUNS = 30;
 
@@ -29,6 +30,7 @@ const converter = await startConverter({
   port: 0,
   concurrency: 1,
   queueLimit: 0,
+  secret: TEST_SECRET,
   log: (line) => jobLog.push(line),
   logJobs: true,
 });
@@ -59,13 +61,14 @@ try {
       direct.push(await timed(() => mergePdfs(inputs, {}, () => {})));
       service.push(
         await timed(async () => {
-          const form = new FormData();
-          form.append("options", "{}");
-          for (const [n, bytes] of files.entries())
-            form.append("files", new Blob([new Uint8Array(bytes)]), `${n}.pdf`);
+          const body = await jobBody(
+            {},
+            files.map((bytes, n) => ({ name: `${n}.pdf`, kind: "pdf" as const, bytes })),
+          );
           const response = await fetch(`${converter.url}${CONVERTER_JOB_PATH}/merge-pdf`, {
             method: "POST",
-            body: form,
+            headers: AUTH,
+            body,
           });
           if (!response.ok) throw new Error(`job failed: ${response.status}`);
           await response.arrayBuffer();

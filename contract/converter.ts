@@ -1,16 +1,26 @@
 import { z } from "zod";
 import { toolIdSchema } from "./api.ts";
+import { errorBodySchema } from "./errors.ts";
+import { FILE_KINDS, type FileKind } from "./file-kinds.ts";
 
 /**
- * The converter protocol (Worker → container). A job is `POST /v1/jobs/{toolId}` with a multipart
- * body: a JSON `options` field (already validated by the tool's schema) and the input files as
- * repeated `files` parts, in order. Success: 200, body = output bytes, content type of the output,
- * facts as JSON in the `X-Job-Facts` header. Failure: the error envelope with the code's status.
+ * The converter protocol (Worker → container). Every path but the health check needs the shared
+ * secret in `X-Converter-Secret`.
+ *
+ * A job is `POST /v1/jobs/{toolId}` with Content-Length and a job stream as body: frames, each a
+ * JSON header line ended by "\n", file frames followed by exactly `size` raw bytes. Request:
+ * `{"type":"job","options":{…},"files":N}` (options already valid for the tool's schema), then N
+ * `{"type":"file","name":…,"kind":…,"size":…}` + bytes. Refusals before the job runs are the error
+ * envelope with the code's status. Otherwise 200 `application/x-converter-stream`:
+ * `{"type":"progress","percent":n}` frames, then each output as
+ * `{"type":"file","index":i,"kind":…,"size":N}` + bytes, then `{"type":"done","facts":{…}}`;
+ * a failure after the 200 started is `{"type":"error","error":{code,message,context}}`.
  */
 export const CONVERTER_JOB_PATH = "/v1/jobs";
-export const CONVERTER_FACTS_HEADER = "X-Job-Facts";
+export const CONVERTER_STREAM_TYPE = "application/x-converter-stream";
+export const CONVERTER_SECRET_HEADER = "X-Converter-Secret";
 
-/** `POST /v1/inspect/pdf` with the PDF as body answers the page count (or the error envelope). */
+/** `POST /v1/inspect/pdf` with the PDF as body (Content-Length) answers the page count. */
 export const CONVERTER_INSPECT_PDF_PATH = "/v1/inspect/pdf";
 export const inspectPdfResponseSchema = z.object({ pages: z.number().int().nonnegative() });
 
@@ -25,3 +35,172 @@ export const jobFactsSchema = z.record(z.string(), z.union([z.string(), z.number
 export type JobFacts = z.infer<typeof jobFactsSchema>;
 
 export const jobRequestSchema = z.object({ tool: toolIdSchema });
+
+/** Longest header line either side accepts: a frame header is a short JSON object. */
+export const MAX_FRAME_HEADER_BYTES = 64 * 1024;
+
+const fileKindSchema = z.enum(Object.keys(FILE_KINDS) as [FileKind, ...FileKind[]]);
+const size = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+
+export const jobFrameSchema = z.object({
+  type: z.literal("job"),
+  options: z.record(z.string(), z.unknown()),
+  files: z.number().int().nonnegative(),
+});
+export const inputFileFrameSchema = z.object({
+  type: z.literal("file"),
+  name: z.string().max(1024),
+  kind: fileKindSchema,
+  size,
+});
+export type InputFileFrame = z.infer<typeof inputFileFrameSchema>;
+
+export const outputFrameSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("progress"), percent: z.number().int().min(0).max(100) }),
+  z.object({ type: z.literal("file"), index: z.number().int().nonnegative(), kind: fileKindSchema, size }),
+  z.object({ type: z.literal("done"), facts: jobFactsSchema }),
+  z.object({ type: z.literal("error"), error: errorBodySchema }),
+]);
+export type OutputFrame = z.infer<typeof outputFrameSchema>;
+
+const encoder = new TextEncoder();
+
+/** A frame's header line. */
+export function encodeFrame(header: object): Uint8Array {
+  return encoder.encode(`${JSON.stringify(header)}\n`);
+}
+
+/** One input of a job stream, opened only when the stream reaches it. */
+export interface JobStreamFile {
+  readonly name: string;
+  readonly kind: FileKind;
+  readonly size: number;
+  open(): Promise<ReadableStream<Uint8Array>>;
+}
+
+/** A job request body and its exact length (sent as Content-Length). */
+export function encodeJobStream(
+  options: unknown,
+  files: readonly JobStreamFile[],
+): { body: ReadableStream<Uint8Array>; length: number } {
+  const head = encodeFrame({ type: "job", options, files: files.length });
+  const headers = files.map(({ name, kind, size }) => encodeFrame({ type: "file", name, kind, size }));
+  const length = files.reduce((sum, file, i) => sum + (headers[i]?.length ?? 0) + file.size, head.length);
+  async function* chunks(): AsyncGenerator<Uint8Array> {
+    yield head;
+    for (const [i, file] of files.entries()) {
+      yield headers[i] ?? new Uint8Array(0);
+      let sent = 0;
+      const reader = (await file.open()).getReader();
+      try {
+        for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+          sent += chunk.value.length;
+          if (sent > file.size) throw new Error("A job input is longer than announced");
+          yield chunk.value;
+        }
+      } finally {
+        reader.releaseLock();
+      }
+      if (sent !== file.size) throw new Error("A job input is shorter than announced");
+    }
+  }
+  const iterator = chunks();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await iterator.next();
+      if (next.done) controller.close();
+      else controller.enqueue(next.value);
+    },
+    async cancel() {
+      await iterator.return(undefined);
+    },
+  });
+  return { body, length };
+}
+
+/** The stream ended or broke before a frame was complete. */
+export class TruncatedStreamError extends Error {
+  constructor(message = "The stream ended inside a frame") {
+    super(message);
+    this.name = "TruncatedStreamError";
+  }
+}
+
+/**
+ * Reads a job stream frame by frame: `header()` gives the next header line parsed as JSON (null
+ * at the end of the stream), and after a file header `body(size)` gives exactly its bytes, which
+ * must be read to the end before the next `header()`.
+ */
+export class FrameReader {
+  readonly #reader: ReadableStreamDefaultReader<Uint8Array>;
+  #buffer: Uint8Array = new Uint8Array(0);
+  #ended = false;
+
+  constructor(stream: ReadableStream<Uint8Array>) {
+    this.#reader = stream.getReader();
+  }
+
+  async #fill(): Promise<boolean> {
+    if (this.#ended) return false;
+    const next = await this.#reader.read();
+    if (next.done) {
+      this.#ended = true;
+      return false;
+    }
+    this.#buffer = this.#buffer.length === 0 ? next.value : concat(this.#buffer, next.value);
+    return true;
+  }
+
+  async header(): Promise<unknown> {
+    let searched = 0;
+    for (;;) {
+      const end = this.#buffer.indexOf(0x0a, searched);
+      if (end >= 0) {
+        const line = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(
+          this.#buffer.subarray(0, end),
+        );
+        this.#buffer = this.#buffer.subarray(end + 1);
+        return JSON.parse(line);
+      }
+      searched = this.#buffer.length;
+      if (searched > MAX_FRAME_HEADER_BYTES) throw new SyntaxError("A frame header is too long");
+      if (!(await this.#fill())) {
+        if (this.#buffer.length === 0) return null;
+        throw new TruncatedStreamError();
+      }
+    }
+  }
+
+  /** The next `size` bytes as a stream; it errors with TruncatedStreamError when they are missing. */
+  body(size: number): ReadableStream<Uint8Array<ArrayBuffer>> {
+    let left = size;
+    return new ReadableStream<Uint8Array<ArrayBuffer>>({
+      pull: async (controller) => {
+        if (left === 0) {
+          controller.close();
+          return;
+        }
+        if (this.#buffer.length === 0 && !(await this.#fill())) {
+          controller.error(new TruncatedStreamError());
+          return;
+        }
+        const take = Math.min(left, this.#buffer.length);
+        controller.enqueue(this.#buffer.slice(0, take));
+        this.#buffer = this.#buffer.subarray(take);
+        left -= take;
+        if (left === 0) controller.close();
+      },
+    });
+  }
+
+  async cancel(reason?: unknown): Promise<void> {
+    await this.#reader.cancel(reason).catch(() => undefined);
+  }
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const joined = new Uint8Array(a.length + b.length);
+  joined.set(a);
+  joined.set(b, a.length);
+  return joined;
+}

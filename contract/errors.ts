@@ -68,12 +68,15 @@ export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly context: ErrorBody["context"];
+  /** Text for the log line only (an engine's own message): never part of `toBody()`. */
+  readonly detail: string | undefined;
 
-  constructor(code: ErrorCode, message: string, context?: ErrorBody["context"]) {
+  constructor(code: ErrorCode, message: string, context?: ErrorBody["context"], detail?: string) {
     super(message);
     this.name = "AppError";
     this.code = code;
     this.context = context;
+    this.detail = detail;
   }
 
   toBody(): ErrorBody {

@@ -27,13 +27,28 @@ export function offlineWranglerEnv(): NodeJS.ProcessEnv {
   };
 }
 
-/** `.dev.vars` holds the local CSRF secret (created once, never committed). */
-function ensureDevVars(): void {
+const DEV_SECRETS = ["CSRF_SECRET", "CONVERTER_SECRET"] as const;
+
+/**
+ * `.dev.vars` holds the local secrets (created once, never committed): the CSRF key and the
+ * converter's shared secret, which wrangler dev gives the Worker and which is returned here for
+ * the converter process.
+ */
+function ensureDevVars(): Record<(typeof DEV_SECRETS)[number], string> {
   const file = join(ROOT, ".dev.vars");
-  const current = existsSync(file) ? readFileSync(file, "utf8") : "";
-  if (/^CSRF_SECRET=.+$/m.test(current)) return;
-  const secret = randomBytes(32).toString("hex");
-  writeFileSync(file, `${current}${current && !current.endsWith("\n") ? "\n" : ""}CSRF_SECRET=${secret}\n`);
+  let current = existsSync(file) ? readFileSync(file, "utf8") : "";
+  const values = {} as Record<(typeof DEV_SECRETS)[number], string>;
+  for (const name of DEV_SECRETS) {
+    const found = new RegExp(`^${name}=(.+)$`, "m").exec(current)?.[1];
+    if (found !== undefined) {
+      values[name] = found.trim();
+      continue;
+    }
+    values[name] = randomBytes(32).toString("hex");
+    current = `${current}${current && !current.endsWith("\n") ? "\n" : ""}${name}=${values[name]}\n`;
+    writeFileSync(file, current);
+  }
+  return values;
 }
 
 export function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
@@ -98,18 +113,65 @@ function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
+/** Pause before restarting a converter that exited on its own; doubles up to the maximum. */
+const RESTART_DELAY_MS = 500;
+const MAX_RESTART_DELAY_MS = 8000;
+/** A converter that ran this long is considered healthy again: the delay starts over. */
+const STABLE_MS = 30_000;
+
+/**
+ * The converter process, restarted with a short backoff whenever it exits without being asked to
+ * (a crash, `kill -9`), so the site keeps working; each restart is logged.
+ */
+export function supervisedConverter(env: NodeJS.ProcessEnv, stdio: "ignore" | "inherit") {
+  let stopping = false;
+  let delay = RESTART_DELAY_MS;
+  let child: ChildProcess;
+  const start = () => {
+    const startedAt = Date.now();
+    child = spawn(process.execPath, [join(ROOT, "container/src/main.ts")], {
+      cwd: ROOT,
+      env,
+      stdio,
+      detached: true,
+    });
+    child.once("exit", (code, signal) => {
+      if (stopping) return;
+      if (Date.now() - startedAt > STABLE_MS) delay = RESTART_DELAY_MS;
+      console.error(`[stack] converter exited (${code ?? signal}); restarting in ${delay} ms`);
+      setTimeout(() => {
+        if (!stopping) start();
+      }, delay);
+      delay = Math.min(delay * 2, MAX_RESTART_DELAY_MS);
+    });
+  };
+  start();
+  return {
+    get child(): ChildProcess {
+      return child;
+    },
+    stop(): Promise<void> {
+      stopping = true;
+      return stopChild(child);
+    },
+  };
+}
+
 /** Starts converter + Worker and resolves once both answer. The client must already be built. */
 export async function startStack(options: StackOptions): Promise<Stack> {
-  ensureDevVars();
+  const secrets = ensureDevVars();
   const stdio = options.quiet ? "ignore" : "inherit";
   const node = process.execPath;
   const converterUrl = `http://127.0.0.1:${options.converterPort}`;
-  const converter = spawn(node, [join(ROOT, "container/src/main.ts")], {
-    cwd: ROOT,
-    env: { ...process.env, HOST: "127.0.0.1", PORT: String(options.converterPort) },
+  const converter = supervisedConverter(
+    {
+      ...process.env,
+      HOST: "127.0.0.1",
+      PORT: String(options.converterPort),
+      CONVERTER_SECRET: secrets.CONVERTER_SECRET,
+    },
     stdio,
-    detached: true,
-  });
+  );
   const wrangler = spawn(
     node,
     [
@@ -132,10 +194,10 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   );
   const stack: Stack = {
     url: `http://127.0.0.1:${options.port}`,
-    stop: () => Promise.all([stopChild(wrangler), stopChild(converter)]).then(() => undefined),
+    stop: () => Promise.all([stopChild(wrangler), converter.stop()]).then(() => undefined),
   };
   try {
-    await waitFor(`${converterUrl}/healthz`, converter, "converter");
+    await waitFor(`${converterUrl}/healthz`, converter.child, "converter");
     await waitFor(`${stack.url}/api/pdf/csrf-token`, wrangler, "wrangler dev");
   } catch (error) {
     await stack.stop();

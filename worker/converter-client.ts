@@ -1,20 +1,22 @@
 import { getRandom } from "@cloudflare/containers";
 import {
   AppError,
-  CONVERTER_FACTS_HEADER,
   CONVERTER_INSPECT_PDF_PATH,
   CONVERTER_JOB_PATH,
+  CONVERTER_SECRET_HEADER,
+  CONVERTER_STREAM_TYPE,
+  encodeJobStream,
   errorEnvelopeSchema,
   FILE_KINDS,
   type FileKind,
+  FrameReader,
   inspectPdfResponseSchema,
   type JobFacts,
-  jobFactsSchema,
+  outputFrameSchema,
   type ToolId,
 } from "../contract/index.ts";
 import { CONVERTER_INSTANCES } from "./converter-container.ts";
 import type { Env } from "./env.ts";
-import { multipartBody } from "./multipart-body.ts";
 
 /** One job input, opened only when the request body reaches it. */
 export interface ConverterInput {
@@ -25,17 +27,29 @@ export interface ConverterInput {
   open(): Promise<ReadableStream<Uint8Array>>;
 }
 
-export interface ConverterOutput {
-  readonly body: ReadableStream<Uint8Array>;
-  /** From Content-Length; null when the converter streamed without one. */
-  readonly size: number | null;
-  readonly facts: JobFacts;
+/** An output file as announced by the converter, before its bytes. */
+export interface ConverterFileMeta {
+  readonly index: number;
+  readonly kind: FileKind;
+  readonly size: number;
+}
+
+export interface JobHandlers {
+  /** The engine's progress, 0–100, each time it changes. */
+  onProgress(percent: number): void;
+  /** Receives each output's bytes (exactly `meta.size`); must read `body` to the end. */
+  onFile(meta: ConverterFileMeta, body: ReadableStream<Uint8Array>): Promise<void>;
 }
 
 /** The one way the Worker talks to the converter (contract/converter.ts). */
 export interface ConverterClient {
-  runJob(tool: ToolId, options: unknown, inputs: readonly ConverterInput[]): Promise<ConverterOutput>;
-  /** Page count of a PDF, sent as the raw request body with its Content-Length. */
+  runJob(
+    tool: ToolId,
+    options: unknown,
+    inputs: readonly ConverterInput[],
+    handlers: JobHandlers,
+  ): Promise<{ facts: JobFacts }>;
+  /** Page count of one PDF, streamed as the raw request body with its Content-Length. */
   inspectPdf(pdf: ConverterInput): Promise<number>;
 }
 
@@ -44,12 +58,16 @@ type Transport = (path: string, init: RequestInit) => Promise<Response>;
 /** Statuses a proxy or a starting container answers without an envelope: worth retrying. */
 const UNREACHABLE_STATUSES = new Set([502, 503, 504]);
 
+function unavailable(message: string): AppError {
+  return new AppError("CONVERTER_UNAVAILABLE", message);
+}
+
 async function call(transport: Transport, path: string, init: RequestInit): Promise<Response> {
   let response: Response;
   try {
     response = await transport(path, init);
   } catch {
-    throw new AppError("CONVERTER_UNAVAILABLE", "The converter could not be reached");
+    throw unavailable("The converter could not be reached");
   }
   if (response.ok) return response;
   const text = await response.text().catch(() => "");
@@ -65,60 +83,89 @@ async function call(transport: Transport, path: string, init: RequestInit): Prom
     throw new AppError(code, message, context);
   }
   if (UNREACHABLE_STATUSES.has(response.status)) {
-    throw new AppError("CONVERTER_UNAVAILABLE", `The converter answered ${response.status}`);
+    throw unavailable(`The converter answered ${response.status}`);
   }
   throw new Error(`The converter answered ${response.status} without an error envelope`);
 }
 
-function parseFacts(header: string | null): JobFacts {
-  if (header === null || header === "") return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(header);
-  } catch {
-    throw new Error(`Malformed ${CONVERTER_FACTS_HEADER} header`);
-  }
-  return jobFactsSchema.parse(value);
+/** A body of known length, so the request carries Content-Length. */
+function fixedLength(body: ReadableStream<Uint8Array>, length: number): ReadableStream<Uint8Array> {
+  const fixed = new FixedLengthStream(length);
+  body.pipeTo(fixed.writable).catch(() => undefined);
+  return fixed.readable;
 }
 
-/** The converter protocol over any transport. */
-export function converterClient(transport: Transport): ConverterClient {
+/**
+ * The response body, watched: whether it broke (connection lost) or ended. A job stream that
+ * breaks or ends before its `done` frame is CONVERTER_UNAVAILABLE (transient), never INTERNAL.
+ */
+function watched(body: ReadableStream<Uint8Array>): {
+  stream: ReadableStream<Uint8Array>;
+  cut: () => boolean;
+} {
+  const reader = body.getReader();
+  let cut = false;
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const next = await reader.read();
+        if (next.done) {
+          cut = true;
+          controller.close();
+        } else controller.enqueue(next.value);
+      } catch (error) {
+        cut = true;
+        controller.error(error);
+      }
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  return { stream, cut: () => cut };
+}
+
+async function readJobStream(response: Response, handlers: JobHandlers): Promise<{ facts: JobFacts }> {
+  if (response.body === null || response.headers.get("Content-Type") !== CONVERTER_STREAM_TYPE) {
+    throw new Error("The converter answered 200 without a job stream");
+  }
+  const body = watched(response.body);
+  const frames = new FrameReader(body.stream);
+  try {
+    for (let header = await frames.header(); header !== null; header = await frames.header()) {
+      const frame = outputFrameSchema.parse(header);
+      if (frame.type === "progress") handlers.onProgress(frame.percent);
+      else if (frame.type === "file") await handlers.onFile(frame, frames.body(frame.size));
+      else if (frame.type === "done") return { facts: frame.facts };
+      else throw new AppError(frame.error.code, frame.error.message, frame.error.context);
+    }
+    throw unavailable("The converter's answer ended before the job did");
+  } catch (error) {
+    await frames.cancel();
+    if (error instanceof AppError) throw error;
+    if (body.cut()) throw unavailable("The connection to the converter was lost during the job");
+    throw error;
+  }
+}
+
+/** The converter protocol over any transport; `secret` goes with every request. */
+export function converterClient(transport: Transport, secret: string): ConverterClient {
+  const auth = { [CONVERTER_SECRET_HEADER]: secret };
   return {
-    async runJob(tool, options, inputs) {
-      const multipart = multipartBody(
-        [["options", JSON.stringify(options)]],
-        inputs.map((input, index) => ({
-          field: "files",
-          filename: input.name || `file-${index + 1}.${FILE_KINDS[input.kind].extensions[0]}`,
-          contentType: FILE_KINDS[input.kind].mime,
-          size: input.size,
-          open: () => input.open(),
-        })),
-      );
+    async runJob(tool, options, inputs, handlers) {
+      const job = encodeJobStream(options, inputs);
       const response = await call(transport, `${CONVERTER_JOB_PATH}/${tool}`, {
         method: "POST",
-        headers: { "Content-Type": multipart.contentType },
-        body: multipart.body,
+        headers: auth,
+        body: fixedLength(job.body, job.length),
       });
-      if (response.body === null) throw new Error("The converter answered without a body");
-      const length = Number(response.headers.get("Content-Length") ?? Number.NaN);
-      return {
-        body: response.body,
-        size: Number.isSafeInteger(length) ? length : null,
-        facts: parseFacts(response.headers.get(CONVERTER_FACTS_HEADER)),
-      };
+      return readJobStream(response, handlers);
     },
 
     async inspectPdf(pdf) {
-      const fixed = new FixedLengthStream(pdf.size);
-      pdf
-        .open()
-        .then((stream) => stream.pipeTo(fixed.writable))
-        .catch(() => undefined);
+      const body = fixedLength(await pdf.open(), pdf.size);
       const response = await call(transport, CONVERTER_INSPECT_PDF_PATH, {
         method: "POST",
-        headers: { "Content-Type": FILE_KINDS.pdf.mime, "Content-Length": String(pdf.size) },
-        body: fixed.readable,
+        headers: { ...auth, "Content-Type": FILE_KINDS.pdf.mime },
+        body,
       });
       return inspectPdfResponseSchema.parse(await response.json()).pages;
     },
@@ -132,11 +179,14 @@ const CONTAINER_ORIGIN = "http://converter";
  * CONVERTER_URL set (local development, tests): plain fetch to that service. Otherwise the
  * converter container, spread over its instances.
  */
-export function createConverterClient(env: Pick<Env, "CONVERTER_URL" | "CONVERTER">): ConverterClient {
+export function createConverterClient(
+  env: Pick<Env, "CONVERTER_URL" | "CONVERTER"> & { readonly CONVERTER_SECRET?: string },
+): ConverterClient {
   const url = env.CONVERTER_URL;
-  if (url) return converterClient((path, init) => fetch(new URL(path, url), init));
+  const secret = env.CONVERTER_SECRET ?? "";
+  if (url) return converterClient((path, init) => fetch(new URL(path, url), init), secret);
   return converterClient(async (path, init) => {
     const container = await getRandom(env.CONVERTER, CONVERTER_INSTANCES);
     return container.fetch(new Request(new URL(path, CONTAINER_ORIGIN), init));
-  });
+  }, secret);
 }

@@ -19,6 +19,8 @@ export interface Env {
   RETENTION_MINUTES: string;
   /** Local development and tests only: the converter as a plain HTTP service. */
   CONVERTER_URL?: string;
+  /** Shared secret the converter requires in X-Converter-Secret (a secret; `.dev.vars` locally). */
+  CONVERTER_SECRET: string;
   /** Key of the CSRF token signatures (a secret; `.dev.vars` locally). */
   CSRF_SECRET: string;
 }

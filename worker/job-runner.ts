@@ -1,8 +1,15 @@
-import { AppError, type AvailableToolId, type EdgeToolId, FILE_KINDS, TOOLS } from "../contract/index.ts";
+import {
+  AppError,
+  type AvailableToolId,
+  type EdgeToolId,
+  FILE_KINDS,
+  type FileKind,
+  TOOLS,
+} from "../contract/index.ts";
 import { fitsEdgeBudget } from "../engines/edge-budget.ts";
 import { edgeHandlers } from "../engines/edge-handlers.ts";
 import type { EngineInput, EngineOutput, ToolHandler } from "../engines/types.ts";
-import type { ConverterClient, ConverterOutput } from "./converter-client.ts";
+import type { ConverterClient, ConverterFileMeta } from "./converter-client.ts";
 import { outputFilename } from "./file-names.ts";
 import { outputKey } from "./task-files.ts";
 import { JOB_PROGRESS, type TaskOutput, type TaskRecord } from "./task-record.ts";
@@ -60,23 +67,30 @@ async function runEdge(
   );
 }
 
+/** Download name of output `index`: the tool's name for the first, numbered after it for the others. */
+function outputName(task: TaskRecord, index: number, kind: FileKind): string {
+  const first = outputFilename(task.tool, task.inputs[0]?.name ?? "file");
+  if (index === 0) return first;
+  const dot = first.lastIndexOf(".");
+  return `${dot > 0 ? first.slice(0, dot) : first}-${index + 1}.${FILE_KINDS[kind].extensions[0]}`;
+}
+
 async function storeOutput(
   files: R2Bucket,
   task: TaskRecord,
+  meta: ConverterFileMeta,
   body: ReadableStream<Uint8Array> | Uint8Array,
 ): Promise<TaskOutput> {
-  const kind = TOOLS[task.tool].output.kind;
-  const filename = outputFilename(task.tool, task.inputs[0]?.name ?? "file");
-  const key = outputKey(task.id, filename);
-  const stored = await files.put(key, body, { httpMetadata: { contentType: FILE_KINDS[kind].mime } });
-  return { key, filename, size: stored.size, kind };
+  const key = outputKey(task.id, meta.index);
+  const filename = outputName(task, meta.index, meta.kind);
+  const stored = await files.put(key, body, { httpMetadata: { contentType: FILE_KINDS[meta.kind].mime } });
+  return { key, filename, size: stored.size, kind: meta.kind };
 }
 
-/** R2 stores a stream only when its length is known; without Content-Length the output is read first. */
-async function knownLength(output: ConverterOutput): Promise<ReadableStream<Uint8Array> | Uint8Array> {
-  if (output.size === null) return new Uint8Array(await new Response(output.body).arrayBuffer());
-  const fixed = new FixedLengthStream(output.size);
-  output.body.pipeTo(fixed.writable).catch(() => undefined);
+/** R2 stores a stream only when its length is known: the converter announces it in the file frame. */
+function ofLength(body: ReadableStream<Uint8Array>, size: number): ReadableStream<Uint8Array> {
+  const fixed = new FixedLengthStream(size);
+  body.pipeTo(fixed.writable).catch(() => undefined);
   return fixed.readable;
 }
 
@@ -93,7 +107,8 @@ export async function runJob(task: TaskRecord, deps: JobDeps, progress: Progress
       progress(JOB_PROGRESS.converting);
       const output = await runEdge({ ...task, tool }, inputs, progress);
       progress(JOB_PROGRESS.converted);
-      return { outputs: [await storeOutput(deps.files, task, output.bytes)], facts: output.facts };
+      const meta = { index: 0, kind: TOOLS[tool].output.kind, size: output.bytes.length };
+      return { outputs: [await storeOutput(deps.files, task, meta, output.bytes)], facts: output.facts };
     }
   }
 
@@ -102,7 +117,9 @@ export async function runJob(task: TaskRecord, deps: JobDeps, progress: Progress
     throw new AppError("TASK_NOT_FOUND", "The task's files are gone");
   progress(JOB_PROGRESS.inputsReady);
   progress(JOB_PROGRESS.converting);
-  const output = await deps.converter.runJob(
+  const span = JOB_PROGRESS.converted - JOB_PROGRESS.converting;
+  const outputs: TaskOutput[] = [];
+  const { facts } = await deps.converter.runJob(
     tool,
     task.options,
     task.inputs.map((input) => ({
@@ -111,7 +128,14 @@ export async function runJob(task: TaskRecord, deps: JobDeps, progress: Progress
       size: input.size,
       open: async () => (await openInput(deps.files, input)).body,
     })),
+    {
+      onProgress: (percent) => progress(JOB_PROGRESS.converting + Math.round((percent * span) / 100)),
+      onFile: async (meta, body) => {
+        outputs.push(await storeOutput(deps.files, task, meta, ofLength(body, meta.size)));
+      },
+    },
   );
+  if (outputs.length === 0) throw new AppError("INTERNAL", "The converter returned no file");
   progress(JOB_PROGRESS.converted);
-  return { outputs: [await storeOutput(deps.files, task, await knownLength(output))], facts: output.facts };
+  return { outputs, facts };
 }

@@ -11,9 +11,9 @@ export function inputKey(taskId: string, index: number): string {
   return `${taskPrefix(taskId)}in/${index}`;
 }
 
-/** A result file, under the name the download is saved as. */
-export function outputKey(taskId: string, filename: string): string {
-  return `${taskPrefix(taskId)}out/${filename}`;
+/** Result file number `index`; its download name is data in the task record, never in the key. */
+export function outputKey(taskId: string, index: number): string {
+  return `${taskPrefix(taskId)}out/${index}`;
 }
 
 /** Deletes every object of a task (uploads and results); returns how many were deleted. */

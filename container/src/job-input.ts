@@ -1,120 +1,36 @@
 /**
- * Reads and validates a job request (contract/converter.ts): the multipart body with a JSON
- * `options` field and repeated `files` parts, checked against the tool's declaration — limits,
- * file kinds decided from the bytes, options parsed with the tool's schema.
+ * Receives a job's inputs (contract/converter.ts job stream) into the job's directory, checked
+ * against the tool's declaration while streaming: declared size first (before any byte is read),
+ * then each file's announced size, its kind from its first bytes, and the options once with the
+ * tool's schema. Nothing but a file's first SNIFF_BYTES is held in memory.
  */
-import {
-  MaxFileSizeExceededError,
-  MaxPartsExceededError,
-  MaxTotalSizeExceededError,
-  MultipartParseError,
-  parseMultipartRequest,
-} from "@remix-run/multipart-parser";
+import { open } from "node:fs/promises";
+import { join } from "node:path";
 import {
   AppError,
   type ContainerToolId,
-  FILE_KINDS,
   type FileKind,
-  parseToolOptions,
+  FrameReader,
+  inputFileFrameSchema,
+  jobFrameSchema,
+  MAX_FRAME_HEADER_BYTES,
   SNIFF_BYTES,
   sniffFileKind,
   TOOLS,
+  type ToolOptions,
+  TruncatedStreamError,
 } from "../../contract/index.ts";
 import type { JobFile } from "./job-protocol.ts";
 
-/** Room for the options part on top of the files' total. */
-const OPTIONS_ALLOWANCE = 64 * 1024;
-
-export interface JobRequest {
-  /** The options as form fields, valid for the tool's schema. */
-  readonly fields: Record<string, string>;
+export interface ReceivedJob<T extends ContainerToolId> {
+  readonly options: ToolOptions<T>;
   readonly files: JobFile[];
 }
 
-export async function readJobRequest(request: Request, tool: ContainerToolId): Promise<JobRequest> {
+/** Largest body a tool's job stream may have: its files plus one header line per frame. */
+export function maxJobBytes(tool: ContainerToolId): number {
   const input = TOOLS[tool].input;
-  const accepted: readonly FileKind[] = input.kinds;
-  let fields: Record<string, string> = {};
-  const files: JobFile[] = [];
-  try {
-    const parts = parseMultipartRequest(request, {
-      maxFileSize: input.maxFileBytes,
-      maxTotalSize: input.maxTotalBytes + OPTIONS_ALLOWANCE,
-      maxParts: input.maxFiles + 1,
-    });
-    for await (const part of parts) {
-      if (part.name === "options" && !part.isFile) {
-        fields = optionFields(part.text);
-      } else if (part.name === "files") {
-        const fileIndex = files.length;
-        const bytes = part.bytes;
-        const kind = sniffFileKind(bytes.subarray(0, SNIFF_BYTES), part.filename ?? "");
-        if (kind === null || !accepted.includes(kind)) {
-          throw new AppError("UNSUPPORTED_FILE_TYPE", `The file is not one of: ${accepted.join(", ")}.`, {
-            file_index: fileIndex,
-          });
-        }
-        files.push({
-          name: part.filename ?? `file-${fileIndex + 1}.${FILE_KINDS[kind].extensions[0]}`,
-          kind,
-          bytes,
-        });
-      } else {
-        throw new AppError("BAD_REQUEST", "Unexpected multipart field.");
-      }
-    }
-  } catch (error) {
-    throw asRequestError(error, input.maxFileBytes);
-  }
-  if (files.length === 0) throw new AppError("NO_FILE", "The job has no input file.");
-  if (files.length > input.maxFiles) {
-    throw new AppError("TOO_MANY_FILES", `At most ${input.maxFiles} files.`, { max_files: input.maxFiles });
-  }
-  const total = files.reduce((sum, file) => sum + file.bytes.length, 0);
-  if (total > input.maxTotalBytes) {
-    throw new AppError("FILE_TOO_LARGE", "The files are too large together.", {
-      max_bytes: input.maxTotalBytes,
-    });
-  }
-  const options = parseToolOptions(tool, fields);
-  if (!options.success) throw new AppError("INVALID_OPTIONS", options.issues);
-  return { fields, files };
-}
-
-/**
- * The `options` JSON object as form fields: the Worker sends the output of the tool's schema, and
- * the schema parses form fields (strings), so scalar values are turned back into strings.
- */
-function optionFields(text: string): Record<string, string> {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new AppError("INVALID_OPTIONS", "options is not valid JSON.");
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new AppError("INVALID_OPTIONS", "options must be a JSON object.");
-  }
-  const fields: Record<string, string> = {};
-  for (const [key, field] of Object.entries(value)) {
-    if (field === null || field === undefined) continue;
-    if (typeof field !== "string" && typeof field !== "number" && typeof field !== "boolean") {
-      throw new AppError("INVALID_OPTIONS", `options.${key} must be a string, number or boolean.`);
-    }
-    fields[key] = String(field);
-  }
-  return fields;
-}
-
-function asRequestError(error: unknown, maxFileBytes: number): unknown {
-  if (error instanceof AppError) return error;
-  if (error instanceof MaxFileSizeExceededError || error instanceof MaxTotalSizeExceededError) {
-    return new AppError("FILE_TOO_LARGE", "A file is over the size limit.", { max_bytes: maxFileBytes });
-  }
-  if (error instanceof MaxPartsExceededError) return new AppError("TOO_MANY_FILES", "Too many files.");
-  if (error instanceof MultipartParseError)
-    return new AppError("BAD_REQUEST", "The multipart body is malformed.");
-  return error;
+  return input.maxTotalBytes + (input.maxFiles + 1) * MAX_FRAME_HEADER_BYTES;
 }
 
 /** Largest single PDF any tool accepts: the bound for `POST /v1/inspect/pdf`. */
@@ -124,28 +40,113 @@ export const MAX_INSPECT_BYTES = Math.max(
     .map((tool) => tool.input.maxFileBytes),
 );
 
-/** Reads a raw request body up to `limit` bytes (FILE_TOO_LARGE beyond). */
-export async function readBody(request: Request, limit: number): Promise<Uint8Array> {
-  const declared = Number(request.headers.get("Content-Length") ?? Number.NaN);
-  if (declared > limit)
-    throw new AppError("FILE_TOO_LARGE", "The file is over the size limit.", { max_bytes: limit });
-  if (request.body === null) return new Uint8Array(0);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (let read = await reader.read(); !read.done; read = await reader.read()) {
-    size += read.value.length;
-    if (size > limit) {
-      await reader.cancel();
-      throw new AppError("FILE_TOO_LARGE", "The file is over the size limit.", { max_bytes: limit });
+/**
+ * The request's Content-Length, refused when missing or over `limit` (FILE_TOO_LARGE). Decided
+ * before the body is read.
+ */
+export function declaredLength(request: Request, limit: number): number {
+  const raw = request.headers.get("Content-Length");
+  const length = raw === null ? Number.NaN : Number(raw);
+  if (!Number.isSafeInteger(length) || length < 0)
+    throw new AppError("BAD_REQUEST", "Content-Length is required.");
+  if (length > limit)
+    throw new AppError("FILE_TOO_LARGE", "The request is over the size limit.", { max_bytes: limit });
+  return length;
+}
+
+function frameError(error: unknown): unknown {
+  if (error instanceof AppError) return error;
+  if (error instanceof TruncatedStreamError)
+    return new AppError("BAD_REQUEST", "The body ended before the job stream was complete.");
+  if (error instanceof SyntaxError || error instanceof TypeError)
+    return new AppError("BAD_REQUEST", "The job stream is malformed.");
+  return error;
+}
+
+/** Reads the job stream of `request` into `dir`; the caller removes `dir` whatever happens. */
+export async function receiveJob<T extends ContainerToolId>(
+  request: Request,
+  tool: T,
+  dir: string,
+): Promise<ReceivedJob<T>> {
+  if (request.body === null) throw new AppError("NO_FILE", "The job has no input file.");
+  const input = TOOLS[tool].input;
+  const accepted: readonly FileKind[] = input.kinds;
+  const frames = new FrameReader(request.body);
+  try {
+    const job = jobFrameSchema.safeParse(await frames.header());
+    if (!job.success) throw new AppError("BAD_REQUEST", "The job stream must start with a job frame.");
+    const options = TOOLS[tool].options.safeParse(job.data.options);
+    if (!options.success) {
+      const issues = options.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+      throw new AppError("INVALID_OPTIONS", issues.join("; "));
     }
-    chunks.push(read.value);
+    if (job.data.files === 0) throw new AppError("NO_FILE", "The job has no input file.");
+    if (job.data.files > input.maxFiles) {
+      throw new AppError("TOO_MANY_FILES", `At most ${input.maxFiles} files.`, { max_files: input.maxFiles });
+    }
+    const files: JobFile[] = [];
+    let total = 0;
+    for (let index = 0; index < job.data.files; index++) {
+      const frame = inputFileFrameSchema.safeParse(await frames.header());
+      if (!frame.success) throw new AppError("BAD_REQUEST", "A file frame is malformed.");
+      const { name, size } = frame.data;
+      total += size;
+      if (size > input.maxFileBytes || total > input.maxTotalBytes) {
+        const max = size > input.maxFileBytes ? input.maxFileBytes : input.maxTotalBytes;
+        throw new AppError("FILE_TOO_LARGE", "A file is over the size limit.", {
+          max_bytes: max,
+          file_index: index,
+        });
+      }
+      const path = join(dir, `in-${index}`);
+      const head = await writeFile(frames.body(size), path);
+      const kind = sniffFileKind(head, name);
+      if (kind === null || !accepted.includes(kind)) {
+        throw new AppError("UNSUPPORTED_FILE_TYPE", `The file is not one of: ${accepted.join(", ")}.`, {
+          file_index: index,
+        });
+      }
+      files.push({ name, kind, path, size });
+    }
+    if ((await frames.header()) !== null) throw new AppError("BAD_REQUEST", "Data after the last file.");
+    return { options: options.data as ToolOptions<T>, files };
+  } catch (error) {
+    await frames.cancel();
+    throw frameError(error);
   }
-  const body = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.length;
+}
+
+/** Streams a raw request body (a PDF to inspect) into `path`; returns its first bytes. */
+export async function receiveBody(request: Request, size: number, path: string): Promise<Uint8Array> {
+  if (request.body === null) return new Uint8Array(0);
+  const frames = new FrameReader(request.body);
+  try {
+    return await writeFile(frames.body(size), path);
+  } catch (error) {
+    await frames.cancel();
+    throw frameError(error);
   }
-  return body;
+}
+
+/** Writes a stream to a new file and returns its first SNIFF_BYTES. */
+async function writeFile(body: ReadableStream<Uint8Array>, path: string): Promise<Uint8Array> {
+  const handle = await open(path, "wx", 0o600);
+  const head = new Uint8Array(SNIFF_BYTES);
+  let headLength = 0;
+  const reader = body.getReader();
+  try {
+    for (let next = await reader.read(); !next.done; next = await reader.read()) {
+      const chunk = next.value;
+      if (headLength < SNIFF_BYTES) {
+        const take = Math.min(SNIFF_BYTES - headLength, chunk.length);
+        head.set(chunk.subarray(0, take), headLength);
+        headLength += take;
+      }
+      await handle.write(chunk);
+    }
+  } finally {
+    await handle.close();
+  }
+  return head.subarray(0, headLength);
 }

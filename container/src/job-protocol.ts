@@ -1,36 +1,50 @@
 /**
  * Messages between the converter's HTTP process and its job runners (child processes, IPC with
- * the structured-clone serializer, so byte arrays travel without base64).
+ * the structured-clone serializer). Inputs and outputs stay on disk in the job's directory: only
+ * paths, options and facts cross the process boundary.
  */
-import type { ContainerToolId, ErrorBody, FileKind, JobFacts } from "../../contract/index.ts";
+import type { ContainerToolId, ErrorBody, FileKind, JobFacts, ToolOptions } from "../../contract/index.ts";
 
+/** One input file, already streamed to disk and checked by content. */
 export interface JobFile {
   readonly name: string;
   readonly kind: FileKind;
-  readonly bytes: Uint8Array;
+  readonly path: string;
+  readonly size: number;
 }
 
-/**
- * Work the parent sends: a tool job, its options as the form fields the parent already validated
- * with the tool's schema, or a PDF page count.
- */
-export type RunnerTask =
-  | {
-      readonly type: "job";
-      readonly tool: ContainerToolId;
-      readonly fields: Record<string, string>;
-      readonly files: readonly JobFile[];
-    }
-  | { readonly type: "inspect-pdf"; readonly bytes: Uint8Array };
+/** A tool job with options already typed by the tool's schema in the parent. */
+export interface ToolTask<T extends ContainerToolId = ContainerToolId> {
+  readonly type: "job";
+  readonly tool: T;
+  readonly options: ToolOptions<T>;
+  readonly files: readonly JobFile[];
+  /** Where the runner writes the outputs (the job's directory). */
+  readonly dir: string;
+}
+
+/** Work the parent sends: a tool job, or the page count of one PDF. */
+export type RunnerTask = ToolTask | { readonly type: "inspect-pdf"; readonly path: string };
 
 export type RunnerRequest = RunnerTask & { readonly id: number };
 
-/** What a task produced: output bytes and facts, a page count, or an error as data. */
+/** One output the runner wrote. */
+export interface OutputFile {
+  readonly path: string;
+  readonly kind: FileKind;
+  readonly size: number;
+}
+
+/**
+ * What a task produced: output files and facts, a page count, or an error as data; `detail` is
+ * the engine's own text, for the log only.
+ */
 export type TaskResult =
-  | { readonly ok: true; readonly bytes: Uint8Array; readonly facts: JobFacts }
+  | { readonly ok: true; readonly outputs: readonly OutputFile[]; readonly facts: JobFacts }
   | { readonly ok: true; readonly pages: number }
   | { readonly ok: false; readonly error: ErrorBody; readonly detail?: string };
 
 export type RunnerMessage =
   | { readonly type: "ready" }
+  | { readonly type: "progress"; readonly id: number; readonly percent: number }
   | { readonly type: "done"; readonly id: number; readonly result: TaskResult; readonly engineMs: number };

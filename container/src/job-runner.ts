@@ -3,49 +3,68 @@
  * between tasks. The parent kills it on timeout or memory overrun (WASM memory is outside V8's
  * heap limits, and never shrinks), so a runaway job cannot take the service down.
  * The engines are imported at start, which keeps MuPDF's WASM start-up out of each job.
+ * Inputs are read from the job's directory and outputs written there; options arrive typed (the
+ * parent validated them with the tool's schema) and are not parsed again.
  */
-import { AppError, type ContainerToolId, parseToolOptions } from "../../contract/index.ts";
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { AppError, type ContainerToolId, TOOLS } from "../../contract/index.ts";
 import { inspectPdf } from "../../engines/pdf/inspect.ts";
-import type { EngineInput } from "../../engines/types.ts";
+import type { EngineInput, ToolHandler } from "../../engines/types.ts";
 import { handlers } from "./handlers.ts";
-import type { JobFile, RunnerMessage, RunnerRequest, TaskResult } from "./job-protocol.ts";
+import type { RunnerMessage, RunnerRequest, TaskResult, ToolTask } from "./job-protocol.ts";
 
 function send(message: RunnerMessage): void {
   process.send?.(message);
 }
 
-/** Options travel as the form fields the parent validated; parsing them again types them. */
-async function runTool<T extends ContainerToolId>(
-  tool: T,
-  fields: Record<string, string>,
-  files: readonly JobFile[],
-): Promise<TaskResult> {
-  const options = parseToolOptions(tool, fields);
-  if (!options.success) throw new AppError("INVALID_OPTIONS", options.issues);
-  const inputs: EngineInput[] = files.map((file) => ({
-    name: file.name,
-    kind: file.kind,
-    bytes: file.bytes,
-  }));
-  // The converter protocol has no progress channel: the Worker reports progress by stage.
-  const output = await handlers[tool](inputs, options.data, () => {});
-  return { ok: true, bytes: output.bytes, facts: output.facts };
+async function runTool(task: ToolTask, id: number): Promise<TaskResult> {
+  const inputs: EngineInput[] = await Promise.all(
+    task.files.map(async (file) => ({ name: file.name, kind: file.kind, bytes: await readFile(file.path) })),
+  );
+  let reported = -1;
+  const progress = (percent: number) => {
+    const value = Math.min(100, Math.max(0, Math.floor(percent)));
+    if (value === reported || !Number.isFinite(value)) return;
+    reported = value;
+    send({ type: "progress", id, percent: value });
+  };
+  const handler = handlers[task.tool] as ToolHandler<ContainerToolId>;
+  const output = await handler(inputs, task.options, progress);
+  const path = join(task.dir, "out-0");
+  await writeFile(path, output.bytes, { mode: 0o600 });
+  const kind = TOOLS[task.tool].output.kind;
+  return { ok: true, outputs: [{ path, kind, size: output.bytes.length }], facts: output.facts };
+}
+
+function engineText(error: unknown): string {
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return text.replace(/\s+/g, " ").slice(0, 300);
 }
 
 async function runTask(request: RunnerRequest): Promise<TaskResult> {
   try {
-    if (request.type === "inspect-pdf") return { ok: true, pages: inspectPdf(request.bytes).pages };
-    return await runTool(request.tool, request.fields, request.files);
+    if (request.type === "inspect-pdf")
+      return { ok: true, pages: inspectPdf(await readFile(request.path)).pages };
+    return await runTool(request, request.id);
   } catch (error) {
-    if (error instanceof AppError) return { ok: false, error: error.toBody() };
-    if (error instanceof RangeError && /allocation|memory/i.test(error.message)) {
-      return { ok: false, error: { code: "JOB_OUT_OF_MEMORY", message: "The job ran out of memory." } };
+    if (error instanceof AppError) {
+      return error.detail === undefined
+        ? { ok: false, error: error.toBody() }
+        : { ok: false, error: error.toBody(), detail: error.detail };
     }
-    const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    // Engine errors (libvips, MuPDF, WASM traps) never reach an API message: the text goes to the log.
+    if (error instanceof RangeError && /allocation|memory/i.test(error.message)) {
+      return {
+        ok: false,
+        error: { code: "JOB_OUT_OF_MEMORY", message: "The job ran out of memory." },
+        detail: engineText(error),
+      };
+    }
     return {
       ok: false,
       error: { code: "INTERNAL", message: "The conversion failed." },
-      detail: detail.slice(0, 300),
+      detail: engineText(error),
     };
   }
 }

@@ -2,31 +2,48 @@
  * Defaults of the converter's limits. Concurrency defaults to the CPU count, but never to more
  * runners than the machine's memory holds at the per-job cap: a container reports the host's CPUs
  * while its memory is its own (process.constrainedMemory, the cgroup limit, when there is one).
+ * Waiting jobs keep their inputs on disk, and the parent holds only a few KB for each, so the
+ * queue is bounded by a count and by a byte budget: the memory left once every runner is at its
+ * cap, because tmp may be RAM-backed (tmpfs, a container's writable layer in memory).
  */
 import { availableParallelism, totalmem } from "node:os";
 import type { PoolLimits } from "./runner-pool.ts";
 
 export const DEFAULT_JOB_TIMEOUT_MS = 120_000;
 export const DEFAULT_JOB_MEMORY_MB = 1024;
+/** Waiting jobs by count: a burst of 64 small merges is admitted on any machine. */
+export const DEFAULT_QUEUED_JOBS = 64;
+/** The byte budget of waiting inputs is never below this (one largest job: 100 MB). */
+const MIN_QUEUE_MB = 128;
 
 /** Kept free for the HTTP process (measured ~100 MB resident) and request buffers. */
 const SERVICE_RESERVE_MB = 256;
 const MB = 1024 * 1024;
 
-export function defaultConcurrency(memoryMb: number): number {
+function availableMb(): number {
   const constrained = process.constrainedMemory();
-  const available = Math.min(totalmem(), constrained > 0 ? constrained : Number.POSITIVE_INFINITY) / MB;
-  const byMemory = Math.floor((available - SERVICE_RESERVE_MB) / memoryMb);
+  return Math.min(totalmem(), constrained > 0 ? constrained : Number.POSITIVE_INFINITY) / MB;
+}
+
+export function defaultConcurrency(memoryMb: number): number {
+  const byMemory = Math.floor((availableMb() - SERVICE_RESERVE_MB) / memoryMb);
   return Math.max(1, Math.min(availableParallelism(), byMemory));
 }
 
-/** Fills in the limits not given: the queue holds as many jobs as run at once. */
+/** Bytes that waiting inputs may hold: memory minus the service and every runner at its cap. */
+export function defaultQueueBytes(concurrency: number, memoryMb: number): number {
+  const left = availableMb() - SERVICE_RESERVE_MB - concurrency * memoryMb;
+  return Math.max(MIN_QUEUE_MB, Math.floor(left)) * MB;
+}
+
+/** Fills in the limits not given. */
 export function resolveLimits(given: Partial<PoolLimits>): PoolLimits {
   const memoryMb = given.memoryMb ?? DEFAULT_JOB_MEMORY_MB;
   const concurrency = given.concurrency ?? defaultConcurrency(memoryMb);
   return {
     concurrency,
-    queueLimit: given.queueLimit ?? concurrency,
+    queueLimit: given.queueLimit ?? DEFAULT_QUEUED_JOBS,
+    queueBytes: given.queueBytes ?? defaultQueueBytes(concurrency, memoryMb),
     timeoutMs: given.timeoutMs ?? DEFAULT_JOB_TIMEOUT_MS,
     memoryMb,
   };

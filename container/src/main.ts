@@ -1,10 +1,16 @@
 /**
  * Entry point of the converter container: `node container/src/main.ts`.
- * Environment: PORT (8080), HOST (0.0.0.0), MAX_CONCURRENT_JOBS (CPU count, bounded by memory,
- * see limits.ts), MAX_QUEUED_JOBS (= MAX_CONCURRENT_JOBS), JOB_TIMEOUT_MS (120000),
- * JOB_MEMORY_MB (1024).
- * On SIGINT/SIGTERM it stops accepting connections, lets admitted jobs finish (up to the job time
- * limit), then stops its runners and exits.
+ * Environment:
+ * - CONVERTER_SECRET (required): the shared secret every request but GET /healthz must carry in
+ *   X-Converter-Secret; the converter refuses to start without it.
+ * - HOST (127.0.0.1; the Dockerfile and the Container class set 0.0.0.0), PORT (8080).
+ * - MAX_CONCURRENT_JOBS: jobs run at once (CPU count, bounded by memory ÷ JOB_MEMORY_MB).
+ * - MAX_QUEUED_JOBS (64) and MAX_QUEUED_MB (memory left once every runner is at its cap, at least
+ *   128): jobs waiting beyond the running ones, by count and by declared input size; more answer
+ *   503 CONVERTER_BUSY. Waiting inputs sit on disk under the OS temp directory (see limits.ts).
+ * - JOB_TIMEOUT_MS (120000), JOB_MEMORY_MB (1024): per-job limits.
+ * On SIGINT/SIGTERM it stops accepting connections, lets admitted jobs finish and their responses
+ * be written (up to the job time limit), then stops its runners and exits.
  */
 import { DEFAULT_JOB_TIMEOUT_MS } from "./limits.ts";
 import { startConverter } from "./server.ts";
@@ -21,20 +27,28 @@ function integerSetting(name: string, minimum: number): number | undefined {
 }
 
 const log = (line: string) => console.log(`[converter] ${line}`);
+const secret = process.env.CONVERTER_SECRET ?? "";
+if (secret.length < 16) {
+  console.error("[converter] CONVERTER_SECRET must be set (at least 16 characters); not starting");
+  process.exit(1);
+}
 const timeoutMs = integerSetting("JOB_TIMEOUT_MS", 1) ?? DEFAULT_JOB_TIMEOUT_MS;
+const queuedMb = integerSetting("MAX_QUEUED_MB", 1);
 const converter = await startConverter({
-  host: process.env.HOST || "0.0.0.0",
+  host: process.env.HOST || "127.0.0.1",
   port: integerSetting("PORT", 0) ?? 8080,
+  secret,
   concurrency: integerSetting("MAX_CONCURRENT_JOBS", 1),
   queueLimit: integerSetting("MAX_QUEUED_JOBS", 0),
+  queueBytes: queuedMb === undefined ? undefined : queuedMb * 1024 * 1024,
   timeoutMs,
   memoryMb: integerSetting("JOB_MEMORY_MB", 64),
   log,
   logJobs: true,
 });
-const { concurrency, queueLimit, memoryMb } = converter.limits;
+const { concurrency, queueLimit, queueBytes, memoryMb } = converter.limits;
 log(
-  `listening on ${converter.url} (jobs: ${concurrency} running, ${queueLimit} queued, ${memoryMb} MB, ${timeoutMs} ms)`,
+  `listening on ${converter.url} (jobs: ${concurrency} running, ${queueLimit} queued up to ${Math.round(queueBytes / 1024 / 1024)} MB, ${memoryMb} MB, ${timeoutMs} ms)`,
 );
 
 let stopping = false;

@@ -1,15 +1,19 @@
 /**
  * A fixed set of pre-started job runners (runner.ts), reused between jobs, with admission
- * control: at most `concurrency` jobs run, at most `queueLimit` more wait (uploading or queued);
- * beyond that the caller answers CONVERTER_BUSY. A runner killed for a limit, crashed, or left
- * holding much memory after a job (WASM memory never shrinks) is replaced by a fresh one.
+ * control decided from the request's declared size before its body is read: at most
+ * `concurrency` jobs run; waiting jobs (uploading or queued) are bounded by `queueLimit` and by
+ * `queueBytes`, the inputs they may hold on disk (tmp may be RAM-backed). Beyond that the caller
+ * answers CONVERTER_BUSY. A runner killed for a limit, crashed, or left holding much memory after
+ * a job (WASM memory never shrinks) is replaced by a fresh one.
  */
 import type { RunnerTask } from "./job-protocol.ts";
-import { type JobLimits, Runner, type TaskOutcome } from "./runner.ts";
+import { type JobLimits, type ProgressListener, Runner, type TaskOutcome } from "./runner.ts";
 
 export interface PoolLimits extends JobLimits {
   readonly concurrency: number;
   readonly queueLimit: number;
+  /** Declared bytes of the jobs admitted and not yet running. */
+  readonly queueBytes: number;
 }
 
 /** A runner keeping more than this share of the memory cap after a job is replaced. */
@@ -17,9 +21,12 @@ const RECYCLE_SHARE = 0.5;
 /** Pause before starting a runner again after one failed to start. */
 const RESPAWN_DELAY_MS = 1000;
 
-/** A place in the pool, held from admission until the job ends; `release` is idempotent. */
+/**
+ * A place in the pool, held from admission until the caller releases it (after the job's response
+ * is written, so a graceful stop waits for it); `release` is idempotent.
+ */
 export interface Admission {
-  run(task: RunnerTask): Promise<TaskOutcome>;
+  run(task: RunnerTask, onProgress?: ProgressListener): Promise<TaskOutcome>;
   release(): void;
 }
 
@@ -30,6 +37,7 @@ export class RunnerPool {
   readonly #idle: Runner[] = [];
   readonly #waiting: ((runner: Runner | null) => void)[] = [];
   #admitted = 0;
+  #waitingBytes = 0;
   #running = 0;
   #closed = false;
 
@@ -47,29 +55,45 @@ export class RunnerPool {
     return this.#running;
   }
 
+  /** Process ids of the runners (for tests and diagnostics). */
+  get pids(): number[] {
+    return [...this.#runners].flatMap((runner) => (runner.pid === undefined ? [] : [runner.pid]));
+  }
+
   /** Jobs admitted and not finished (running, queued or still uploading). */
   get admitted(): number {
     return this.#admitted;
   }
 
-  /** A place for one job, or null when running and waiting jobs already fill the pool. */
-  admit(): Admission | null {
+  /** Declared bytes of the admitted jobs not running yet. */
+  get waitingBytes(): number {
+    return this.#waitingBytes;
+  }
+
+  /**
+   * A place for one job of `bytes` declared input, or null when the pool is full: by count, or by
+   * the waiting bytes (a job alone is always admitted when no other waits).
+   */
+  admit(bytes: number): Admission | null {
     if (this.#closed || this.#admitted >= this.limits.concurrency + this.limits.queueLimit) return null;
+    if (this.#waitingBytes > 0 && this.#waitingBytes + bytes > this.limits.queueBytes) return null;
     this.#admitted++;
+    this.#waitingBytes += bytes;
+    let waiting = true;
+    const started = () => {
+      if (!waiting) return;
+      waiting = false;
+      this.#waitingBytes -= bytes;
+    };
     let released = false;
     const release = () => {
       if (released) return;
       released = true;
+      started();
       this.#admitted--;
     };
     return {
-      run: async (task) => {
-        try {
-          return await this.#run(task);
-        } finally {
-          release();
-        }
-      },
+      run: (task, onProgress) => this.#run(task, started, onProgress),
       release,
     };
   }
@@ -82,15 +106,16 @@ export class RunnerPool {
     this.#idle.length = 0;
   }
 
-  async #run(task: RunnerTask): Promise<TaskOutcome> {
+  async #run(task: RunnerTask, started: () => void, onProgress?: ProgressListener): Promise<TaskOutcome> {
     const runner = await this.#acquire();
+    started();
     if (runner === null) {
       const error = { code: "CONVERTER_UNAVAILABLE", message: "The converter is shutting down." } as const;
       return { result: { ok: false, error }, engineMs: 0, totalMs: 0 };
     }
     this.#running++;
     try {
-      return await runner.execute(task);
+      return await runner.execute(task, onProgress);
     } finally {
       this.#running--;
       this.#afterJob(runner);

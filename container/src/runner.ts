@@ -19,6 +19,9 @@ export interface JobLimits {
   readonly memoryMb: number;
 }
 
+/** Receives the engine's progress, 0–100, each time its integer value changes. */
+export type ProgressListener = (percent: number) => void;
+
 export interface TaskOutcome {
   readonly result: TaskResult;
   /** Time spent in the engine, as measured by the runner (0 when it did not answer). */
@@ -83,6 +86,10 @@ export class Runner {
     return !this.#exited && !this.#killed;
   }
 
+  get pid(): number | undefined {
+    return this.#child.pid;
+  }
+
   /** Resident memory now, in MB (0 when unknown). */
   residentMb(): number {
     return this.#readStatus().rssMb;
@@ -94,7 +101,7 @@ export class Runner {
   }
 
   /** Runs one task; always resolves, with the task's result or a limit / crash error. */
-  execute(task: RunnerTask): Promise<TaskOutcome> {
+  execute(task: RunnerTask, onProgress: ProgressListener = () => {}): Promise<TaskOutcome> {
     const id = this.#nextId++;
     const started = performance.now();
     this.#resetPeak();
@@ -126,6 +133,7 @@ export class Runner {
           overLimit("JOB_OUT_OF_MEMORY", "The job needed more memory than allowed.");
       }, SAMPLE_INTERVAL_MS);
       const onMessage = (message: RunnerMessage) => {
+        if (message.type === "progress" && message.id === id && !settled) onProgress(message.percent);
         if (message.type === "done" && message.id === id) finish(message.result, message.engineMs);
       };
       const onExit = () => finish(this.#crashResult(peakMb));

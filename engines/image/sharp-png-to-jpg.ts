@@ -5,16 +5,18 @@
  * embedded ICC profile (sharp's default) → MozJPEG 4:2:0 → the output is decoded again and its size
  * checked before it is returned. Metadata is not copied (privacy).
  */
-import sharp, { type Metadata, type OutputInfo } from "sharp";
-import { AppError, jpegQuality, type QualityPreset } from "../../contract/index.ts";
+import sharp, { type OutputInfo } from "sharp";
+import { AppError, jpegQuality, MAX_IMAGE_PIXELS, type QualityPreset } from "../../contract/index.ts";
 import type { EngineHandler } from "../types.ts";
+import { readImageInfo } from "./image-info.ts";
 
 /**
- * Pixel limit for one image. Measured: decode + MozJPEG needs about 8.5 MB per megapixel on top of
- * the runner's ~130 MB, so 64 MP (8000×8000) stays inside the default 1024 MB job memory cap;
- * MozJPEG takes ~25 s for 64 MP of noisy content, within the 120 s job time limit.
+ * Pixel limit for one image: the tools' declared limit (contract MAX_IMAGE_PIXELS). Measured: decode
+ * + MozJPEG needs about 8.5 MB per megapixel on top of the runner's ~130 MB, so 64 MP (8000×8000)
+ * stays inside the default 1024 MB job memory cap; MozJPEG takes ~25 s for 64 MP of noisy content,
+ * within the 120 s job time limit.
  */
-export const SHARP_MAX_PIXELS = 64_000_000;
+export const SHARP_MAX_PIXELS = MAX_IMAGE_PIXELS;
 
 /** JPEG frame headers hold sides up to 65535 pixels. */
 const JPEG_MAX_SIDE = 65_535;
@@ -40,7 +42,7 @@ export const sharpPngToJpg: EngineHandler<{ readonly quality: QualityPreset }> =
       .jpeg({ quality: jpegQuality(options.quality), mozjpeg: true, chromaSubsampling: "4:2:0" })
       .toBuffer({ resolveWithObject: true });
   } catch (error) {
-    throw new AppError("IMAGE_DAMAGED", `The PNG could not be decoded: ${messageOf(error)}`);
+    throw new AppError("IMAGE_DAMAGED", "The PNG could not be decoded.", undefined, messageOf(error));
   }
   progress(90);
   await verifyJpeg(output.data, width, height);
@@ -51,31 +53,25 @@ export const sharpPngToJpg: EngineHandler<{ readonly quality: QualityPreset }> =
   };
 };
 
-/** Size after EXIF orientation, read from the header; refuses images over the limits. */
+/**
+ * Size after EXIF orientation, read from the header by our own parser (image-info.ts) before
+ * libvips sees the bytes; refuses images over the limits, so a huge image never reaches a decoder.
+ */
 async function orientedSize(bytes: Uint8Array): Promise<{ width: number; height: number }> {
-  let metadata: Metadata;
-  try {
-    metadata = await sharp(bytes).metadata();
-  } catch (error) {
-    throw new AppError("IMAGE_DAMAGED", `The PNG header could not be read: ${messageOf(error)}`);
-  }
-  if (metadata.format !== "png") throw new AppError("IMAGE_DAMAGED", "The file is not a readable PNG");
-  const stored = { width: metadata.width, height: metadata.height };
+  const info = readImageInfo(bytes);
+  if (info.kind !== "png") throw new AppError("IMAGE_DAMAGED", "The file is not a readable PNG.");
+  const stored = { width: info.width, height: info.height };
   if (stored.width * stored.height > SHARP_MAX_PIXELS) {
-    throw new AppError(
-      "IMAGE_TOO_LARGE",
-      `${stored.width}×${stored.height} exceeds ${SHARP_MAX_PIXELS} pixels`,
-      {
-        ...stored,
-        maxPixels: SHARP_MAX_PIXELS,
-      },
-    );
+    throw new AppError("IMAGE_TOO_LARGE", `The image exceeds ${SHARP_MAX_PIXELS} pixels.`, {
+      ...stored,
+      maxPixels: SHARP_MAX_PIXELS,
+    });
   }
   // Orientations 5–8 turn the image by a quarter: width and height swap.
-  const turned = (metadata.orientation ?? 1) >= 5;
+  const turned = info.orientation >= 5;
   const size = turned ? { width: stored.height, height: stored.width } : stored;
   if (size.width > JPEG_MAX_SIDE || size.height > JPEG_MAX_SIDE) {
-    throw new AppError("IMAGE_TOO_LARGE", `JPEG sides are limited to ${JPEG_MAX_SIDE} pixels`, size);
+    throw new AppError("IMAGE_TOO_LARGE", `JPEG sides are limited to ${JPEG_MAX_SIDE} pixels.`, size);
   }
   return size;
 }
@@ -98,10 +94,11 @@ async function verifyJpeg(jpeg: Buffer, width: number, height: number): Promise<
       .raw()
       .toBuffer();
   } catch (error) {
-    throw new AppError("INTERNAL", `The JPEG output failed verification: ${messageOf(error)}`);
+    throw new AppError("INTERNAL", "The JPEG output failed verification.", undefined, messageOf(error));
   }
 }
 
+/** The engine's own text, kept for the log line only (AppError `detail`), never for the API. */
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }

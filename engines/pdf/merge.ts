@@ -5,7 +5,7 @@ import { detachAnnotations, graftAnnotations, type PagePlacement, pageObjects } 
 import { DestinationRewriter } from "./merge-destinations.ts";
 import { FormMerger } from "./merge-forms.ts";
 import { OutlineMerger } from "./merge-outline.ts";
-import { isOutOfMemory, openPdf } from "./open-pdf.ts";
+import { isOutOfMemory, openPdf, wasRepaired } from "./open-pdf.ts";
 
 /**
  * Lossless re-save: unused objects dropped and renumbered, streams (fonts and images included)
@@ -31,8 +31,10 @@ export const mergePdfs: EngineHandler<unknown> = async (inputs, _options, progre
     const forms = new FormMerger(target);
     let links = 0;
     let signatures = 0;
+    let repaired = 0;
     for (const [fileIndex, input] of inputs.entries()) {
       const source = openPdf(input.bytes, fileIndex);
+      if (wasRepaired(source)) repaired++;
       try {
         const placement = { source, target, offset: target.countPages() };
         const counts = appendFile(placement, { outline, forms, fileIndex, fileName: input.name });
@@ -54,6 +56,8 @@ export const mergePdfs: EngineHandler<unknown> = async (inputs, _options, progre
       form_fields: forms.fieldCount,
       // Signatures cannot survive a merge (see merge-annotations.ts): said when any was removed.
       ...(signatures > 0 ? { signatures_removed: signatures } : {}),
+      // Inputs whose cross-reference table MuPDF rebuilt: said when any was.
+      ...(repaired > 0 ? { repaired_files: repaired } : {}),
     };
     const bytes = save(target);
     progress(100);
@@ -113,6 +117,9 @@ function save(target: mupdf.PDFDocument): Uint8Array {
 /** MuPDF throws plain errors; a failure on a file that opened is damage inside it (or memory). */
 function asMergeError(error: unknown, context: Record<string, number>): AppError {
   if (error instanceof AppError) return error;
-  if (isOutOfMemory(error)) return new AppError("JOB_OUT_OF_MEMORY", "The merge ran out of memory.", context);
-  return new AppError("PDF_DAMAGED", "A PDF has damaged content that cannot be copied.", context);
+  // MuPDF's own text goes to the log line only (detail), never to the API message.
+  const detail = error instanceof Error ? error.message : String(error);
+  if (isOutOfMemory(error))
+    return new AppError("JOB_OUT_OF_MEMORY", "The merge ran out of memory.", context, detail);
+  return new AppError("PDF_DAMAGED", "A PDF has damaged content that cannot be copied.", context, detail);
 }

@@ -7,7 +7,8 @@ mupdf.setLog({ warning: () => {}, error: () => {} });
 
 /**
  * Opens one input PDF with the rules every PDF tool shares. MuPDF repairs broken cross-reference
- * tables on open; a repaired document is accepted. Failures name the file by its position in the
+ * tables on open; a repaired document is accepted, and `wasRepaired` tells the tool so its facts
+ * can say it. Failures name the file by its position in the
  * request (`file_index`, 0-based) so the client can point at it without the file name being logged.
  */
 export function openPdf(bytes: Uint8Array, fileIndex: number): mupdf.PDFDocument {
@@ -44,6 +45,18 @@ export function openPdf(bytes: Uint8Array, fileIndex: number): mupdf.PDFDocument
     throw new AppError("PDF_NO_PAGES", "The PDF has no pages.", context);
   }
   return pdf;
+}
+
+/**
+ * Whether MuPDF had to rebuild the document's cross-reference table (on open, or while counting
+ * the pages, which openPdf does). Tools report it so users know the output came from a repair.
+ */
+export function wasRepaired(pdf: mupdf.PDFDocument): boolean {
+  try {
+    return pdf.wasRepaired();
+  } catch {
+    return false;
+  }
 }
 
 function hasReadablePageTree(pdf: mupdf.PDFDocument): boolean {

@@ -8,12 +8,14 @@ import {
   healthResponseSchema,
 } from "../../contract/index.ts";
 import { heavyPdf, openPdf, pageText, pageTexts, textPdf } from "./fixtures.ts";
-import { jobError, jobOutput, pdfFile, postJob } from "./http.ts";
+import { AUTH, jobBody, jobError, jobFailure, jobOutput, pdfFile, postJob, TEST_SECRET } from "./http.ts";
 
 const started: RunningConverter[] = [];
 
-async function converterWith(limits: Parameters<typeof startConverter>[0]): Promise<RunningConverter> {
-  const converter = await startConverter({ host: "127.0.0.1", port: 0, log: () => {}, ...limits });
+async function converterWith(
+  limits: Partial<Parameters<typeof startConverter>[0]>,
+): Promise<RunningConverter> {
+  const converter = await startConverter({ port: 0, log: () => {}, secret: TEST_SECRET, ...limits });
   started.push(converter);
   return converter;
 }
@@ -34,15 +36,18 @@ async function smallJobWorks(converter: RunningConverter): Promise<void> {
   expect(pageTexts(openPdf(output.bytes))).toEqual([pageText("S", 0)]);
 }
 
-/** Starts a job upload and never finishes it: the job holds its place in the pool meanwhile. */
-function stalledUpload(url: string): { abort(): void } {
-  const boundary = "stalled-boundary";
+/**
+ * Starts a job upload declaring `size` bytes and sends only its first half: the job holds its
+ * place in the pool meanwhile.
+ */
+async function stalledUpload(url: string, size = 1024): Promise<{ abort(): void }> {
+  const body = await jobBody({}, [pdfFile("s.pdf", textPdf("S", Math.max(1, size >> 10)))]);
   const upload = request(`${url}${CONVERTER_JOB_PATH}/merge-pdf`, {
     method: "POST",
-    headers: { "Content-Type": `multipart/form-data; boundary=${boundary}` },
+    headers: { ...AUTH, "Content-Length": String(body.length) },
   });
   upload.on("error", () => {});
-  upload.write(`--${boundary}\r\nContent-Disposition: form-data; name="options"\r\n\r\n{}\r\n`);
+  upload.write(body.subarray(0, body.length >> 1));
   return { abort: () => upload.destroy() };
 }
 
@@ -63,7 +68,7 @@ async function eventually(check: () => Promise<boolean>, timeoutMs = 10_000): Pr
 describe("converter limits", () => {
   it("answers 503 CONVERTER_BUSY when running and queued jobs fill the pool", async () => {
     const converter = await converterWith({ concurrency: 1, queueLimit: 1 });
-    const uploads = [stalledUpload(converter.url), stalledUpload(converter.url)];
+    const uploads = await Promise.all([stalledUpload(converter.url), stalledUpload(converter.url)]);
     // Both stalled uploads are admitted (one slot, one queue place): the next job is refused.
     await eventually(async () => {
       const response = await postJob(converter.url, "merge-pdf", {}, [pdfFile("a.pdf", textPdf("A", 1))]);
@@ -81,13 +86,13 @@ describe("converter limits", () => {
     });
   });
 
-  it("stops a job over the time limit with 504 JOB_TIMEOUT and replaces its runner", async () => {
+  it("stops a job over the time limit with JOB_TIMEOUT and replaces its runner", async () => {
     const converter = await converterWith({ concurrency: 1, queueLimit: 0, timeoutMs: 250 });
     const long = textPdf("L", 1500);
     const files = [1, 2, 3, 4].map((n) => pdfFile(`${n}.pdf`, long));
     const started = performance.now();
-    const { status, error } = await jobError(await postJob(converter.url, "merge-pdf", {}, files));
-    expect([error.code, status]).toEqual(["JOB_TIMEOUT", 504]);
+    const error = await jobFailure(await postJob(converter.url, "merge-pdf", {}, files));
+    expect([error.code, errorStatus(error.code)]).toEqual(["JOB_TIMEOUT", 504]);
     expect(error.context).toEqual({ limit_ms: 250 });
     expect(performance.now() - started).toBeLessThan(5_000);
     expect((await health(converter)).running).toBe(0);
@@ -97,12 +102,14 @@ describe("converter limits", () => {
     });
   });
 
-  it("stops a job over the memory cap with 507 JOB_OUT_OF_MEMORY and replaces its runner", async () => {
+  it("stops a job over the memory cap with JOB_OUT_OF_MEMORY and replaces its runner", async () => {
     const converter = await converterWith({ concurrency: 1, queueLimit: 1, memoryMb: 320 });
-    // Three 24 MB images of random bytes: the runner holds inputs, sources and the merged copy.
-    const files = [1, 2, 3].map((seed) => pdfFile(`${seed}.pdf`, heavyPdf(24, seed)));
-    const { status, error } = await jobError(await postJob(converter.url, "merge-pdf", {}, files));
-    expect([error.code, status]).toEqual(["JOB_OUT_OF_MEMORY", 507]);
+    // Four 24 MB images of random bytes: the runner holds inputs (read from disk), sources and the
+    // merged copy, far over 320 MB.
+    const files = [1, 2, 3, 4].map((seed) => pdfFile(`${seed}.pdf`, heavyPdf(24, seed)));
+    // The engine reports progress before the cap is reached: the error comes as a frame of the 200.
+    const error = await jobFailure(await postJob(converter.url, "merge-pdf", {}, files));
+    expect([error.code, errorStatus(error.code)]).toEqual(["JOB_OUT_OF_MEMORY", 507]);
     expect(error.context).toEqual({ limit_mb: 320 });
     await smallJobWorks(converter);
   });

@@ -123,9 +123,16 @@ describe("mergePdfs", () => {
     expect(countPageObjects(doc)).toBe(3);
   });
 
-  it("accepts a PDF with broken cross-references, which MuPDF repairs", async () => {
-    const { doc } = await merge(["ok.pdf", textPdf("A", 1)], ["repaired.pdf", repairablePdf("R", 2)]);
-    expect(pageTexts(doc)).toEqual([pageText("A", 0), pageText("R", 0), pageText("R", 1)]);
+  it("accepts a PDF with broken cross-references, which MuPDF repairs, and counts it in the facts", async () => {
+    const { doc, facts } = await merge(
+      ["ok.pdf", textPdf("A", 1)],
+      ["repaired.pdf", repairablePdf("R", 2)],
+      ["again.pdf", repairablePdf("S", 1)],
+    );
+    expect(pageTexts(doc)).toEqual([pageText("A", 0), pageText("R", 0), pageText("R", 1), pageText("S", 0)]);
+    expect(facts.repaired_files).toBe(2);
+    const plain = await merge(["a.pdf", textPdf("A", 1)], ["b.pdf", textPdf("B", 1)]);
+    expect(plain.facts.repaired_files).toBeUndefined();
   });
 
   it("refuses a password-protected PDF, naming its position", async () => {

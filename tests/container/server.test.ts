@@ -3,12 +3,22 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningConverter, startConverter } from "../../container/src/server.ts";
 import { CONVERTER_HEALTH_PATH, errorStatus, healthResponseSchema, TOOLS } from "../../contract/index.ts";
 import { encryptedPdf, halfTransparentPng, openPdf, pageText, pageTexts, textPdf } from "./fixtures.ts";
-import { jobError, jobOutput, pdfFile, postInspect, postJob } from "./http.ts";
+import {
+  AUTH,
+  jobError,
+  jobFailure,
+  jobOutput,
+  pdfFile,
+  pngFile,
+  postInspect,
+  postJob,
+  TEST_SECRET,
+} from "./http.ts";
 
 let converter: RunningConverter;
 
 beforeAll(async () => {
-  converter = await startConverter({ host: "127.0.0.1", port: 0, concurrency: 2, queueLimit: 2 });
+  converter = await startConverter({ port: 0, concurrency: 2, queueLimit: 2, secret: TEST_SECRET });
 });
 
 afterAll(async () => {
@@ -25,31 +35,41 @@ describe("converter service", () => {
   it("merges PDFs: output bytes, PDF content type, facts header", async () => {
     const files = [pdfFile("a.pdf", textPdf("A", 2)), pdfFile("b.pdf", textPdf("B", 1))];
     const output = await jobOutput(await postJob(converter.url, "merge-pdf", {}, files));
-    expect(output.type).toBe("application/pdf");
+    expect(output.kind).toBe("pdf");
+    expect(output.progress).toEqual([45, 90, 100]);
     expect(output.facts).toMatchObject({ pages: 3, files: 2 });
     expect(pageTexts(openPdf(output.bytes))).toEqual([pageText("A", 0), pageText("A", 1), pageText("B", 0)]);
   });
 
   it("converts a PNG to JPEG with the quality option", async () => {
-    const png = { name: "x.png", type: "image/png", bytes: await halfTransparentPng(40, 30) };
+    const png = pngFile("x.png", await halfTransparentPng(40, 30));
     const output = await jobOutput(await postJob(converter.url, "png-to-jpg", { quality: "high" }, [png]));
-    expect(output.type).toBe("image/jpeg");
+    expect(output.kind).toBe("jpeg");
     expect(output.facts).toEqual({ width: 40, height: 30 });
     expect((await sharp(output.bytes).metadata()).format).toBe("jpeg");
   });
 
-  it("answers engine failures with the error envelope and the code's status", async () => {
-    const files = [pdfFile("a.pdf", textPdf("A", 1)), pdfFile("locked.pdf", encryptedPdf())];
-    const response = await postJob(converter.url, "merge-pdf", {}, files, { "X-Request-Id": "req-42" });
-    const { status, error, requestId } = await jobError(response);
+  it("answers engine failures before any progress with the error envelope and the code's status", async () => {
+    const files = [pdfFile("locked.pdf", encryptedPdf()), pdfFile("a.pdf", textPdf("A", 1))];
+    const headers = { ...AUTH, "X-Request-Id": "req-42" };
+    const { status, error, requestId } = await jobError(
+      await postJob(converter.url, "merge-pdf", {}, files, headers),
+    );
     expect(status).toBe(errorStatus("PDF_ENCRYPTED"));
-    expect(error).toMatchObject({ code: "PDF_ENCRYPTED", context: { file_index: 1 } });
+    expect(error).toMatchObject({ code: "PDF_ENCRYPTED", context: { file_index: 0 } });
     expect(requestId).toBe("req-42");
+  });
+
+  it("answers engine failures after progress with an error frame in the 200 stream", async () => {
+    const files = [pdfFile("a.pdf", textPdf("A", 1)), pdfFile("locked.pdf", encryptedPdf())];
+    const response = await postJob(converter.url, "merge-pdf", {}, files);
+    expect(response.status).toBe(200);
+    expect(await jobFailure(response)).toMatchObject({ code: "PDF_ENCRYPTED", context: { file_index: 1 } });
   });
 
   it("validates tool, files and options before running anything", async () => {
     const pdf = pdfFile("a.pdf", textPdf("A", 1));
-    const png = { name: "x.png", type: "image/png", bytes: await halfTransparentPng(8, 8) };
+    const png = pngFile("x.png", await halfTransparentPng(8, 8));
     const tooMany = Array(TOOLS["merge-pdf"].input.maxFiles + 1).fill(pdf);
     const cases: [() => Promise<Response>, string][] = [
       [() => postJob(converter.url, "no-such-tool", {}, [pdf]), "BAD_REQUEST"],
@@ -70,7 +90,7 @@ describe("converter service", () => {
   it("refuses a file over the tool's size limit", async () => {
     const big = new Uint8Array(TOOLS["png-to-jpg"].input.maxFileBytes + 1);
     big.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-    const png = { name: "big.png", type: "image/png", bytes: big };
+    const png = pngFile("big.png", big);
     const { status, error } = await jobError(await postJob(converter.url, "png-to-jpg", {}, [png]));
     expect([error.code, status]).toEqual(["FILE_TOO_LARGE", 413]);
   });

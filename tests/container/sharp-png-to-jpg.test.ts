@@ -1,3 +1,4 @@
+import { crc32 } from "node:zlib";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { AppError, QUALITY_PRESETS } from "../../contract/index.ts";
@@ -68,6 +69,44 @@ describe("sharpPngToJpg", () => {
     const garbage = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4, 5, 6, 7, 8]);
     expect(await codeOf(convert(garbage))).toBe("IMAGE_DAMAGED");
     expect(await codeOf(convert(png.subarray(0, Math.floor(png.length / 2))))).toBe("IMAGE_DAMAGED");
+  });
+
+  it("refuses a PNG whose header claims 20000×20000 from the header alone, with a fixed message", async () => {
+    const png = new Uint8Array(
+      await sharp({ create: { width: 1, height: 1, channels: 3, background: "#fff" } })
+        .png()
+        .toBuffer(),
+    );
+    // IHDR is the first chunk: length (4), type (4), width (4), height (4) … then its CRC.
+    const view = new DataView(png.buffer, png.byteOffset);
+    view.setUint32(16, 20_000);
+    view.setUint32(20, 20_000);
+    view.setUint32(29, crc32(png.subarray(12, 29)));
+    const error = await convert(png).then(
+      () => null,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(AppError);
+    const body = (error as AppError).toBody();
+    expect(body).toEqual({
+      code: "IMAGE_TOO_LARGE",
+      message: `The image exceeds ${SHARP_MAX_PIXELS} pixels.`,
+      context: { width: 20_000, height: 20_000, maxPixels: SHARP_MAX_PIXELS },
+    });
+  });
+
+  it("keeps libvips' text out of the message of a damaged PNG (detail only)", async () => {
+    const png = await halfTransparentPng(64, 64);
+    const error = await convert(png.subarray(0, Math.floor(png.length / 2))).then(
+      () => null,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).toBody()).toEqual({
+      code: "IMAGE_DAMAGED",
+      message: "The PNG could not be decoded.",
+    });
+    expect((error as AppError).detail).toBeTruthy();
   });
 
   it("refuses images over the pixel limit before decoding them", async () => {

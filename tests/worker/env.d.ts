@@ -11,5 +11,7 @@ declare module "vitest" {
   export interface ProvidedContext {
     /** URL of the real converter started by global-setup.ts. */
     converterUrl: string;
+    /** The secret that converter requires. */
+    converterSecret: string;
   }
 }

@@ -1,12 +1,16 @@
 /**
  * Starts the real converter (container/) as a Node HTTP service for the worker tests; the Worker
- * reaches it through CONVERTER_URL (vitest.config.ts injects `converterUrl`).
+ * reaches it through CONVERTER_URL with CONVERTER_SECRET (vitest.config.ts injects both).
  */
 import type { TestProject } from "vitest/node";
 import { startConverter } from "../../container/src/server.ts";
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const converter = await startConverter({ host: "127.0.0.1", port: 0 });
+  const secret = Array.from(crypto.getRandomValues(new Uint8Array(32)), (b) =>
+    b.toString(16).padStart(2, "0"),
+  ).join("");
+  const converter = await startConverter({ port: 0, secret });
   project.provide("converterUrl", converter.url);
+  project.provide("converterSecret", secret);
   return () => converter.close();
 }

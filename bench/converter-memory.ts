@@ -1,0 +1,141 @@
+/**
+ * Memory of the converter's HTTP (parent) process per job size: starts the converter as its own
+ * process (container/src/main.ts), posts merge-pdf jobs of one PDF padded with a large stream
+ * (1, 50 and 95 MB, built here), and samples the parent's VmHWM (peak, reset before each job
+ * through /proc/<pid>/clear_refs) and VmRSS from /proc. Growth = peak during the job − resident
+ * before it. The goal is ≤ 64 MB at 95 MB: inputs stream to disk and outputs from it.
+ * Run: `npx node bench/converter-memory.ts` (Linux).
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { CONVERTER_JOB_PATH, CONVERTER_SECRET_HEADER } from "../contract/index.ts";
+import { jobBody } from "../tests/container/http.ts";
+
+const MB = 1024 * 1024;
+const SIZES_MB = [1, 50, 95];
+const ROOT = join(import.meta.dirname, "..");
+
+/**
+ * A one-page PDF drawing a grey image of `bytes` random (incompressible) bytes, 1024 pixels wide:
+ * the merge keeps it, so the output is as large as the input.
+ */
+function paddedPdf(bytes: number): Uint8Array {
+  const encoder = new TextEncoder();
+  const parts: Uint8Array[] = [];
+  const offsets: number[] = [];
+  let length = 0;
+  const push = (part: Uint8Array) => {
+    parts.push(part);
+    length += part.length;
+  };
+  push(encoder.encode("%PDF-1.7\n"));
+  const objects: (string | Uint8Array)[] = [
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /XObject << /Im1 4 0 R >> >> /Contents 5 0 R >>",
+    randomBytes(bytes - (bytes % 1024)),
+    "<< /Length 30 >>\nstream\nq 612 0 0 792 0 0 cm /Im1 Do Q\nendstream",
+  ];
+  objects.forEach((object, i) => {
+    offsets.push(length);
+    if (typeof object === "string") {
+      push(encoder.encode(`${i + 1} 0 obj\n${object}\nendobj\n`));
+    } else {
+      const image = `/Type /XObject /Subtype /Image /Width 1024 /Height ${object.length / 1024} /ColorSpace /DeviceGray /BitsPerComponent 8`;
+      push(encoder.encode(`${i + 1} 0 obj\n<< ${image} /Length ${object.length} >>\nstream\n`));
+      push(object);
+      push(encoder.encode("\nendstream\nendobj\n"));
+    }
+  });
+  const xref = length;
+  let table = `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const offset of offsets) table += `${String(offset).padStart(10, "0")} 00000 n \n`;
+  push(
+    encoder.encode(
+      `${table}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`,
+    ),
+  );
+  const pdf = new Uint8Array(length);
+  let at = 0;
+  for (const part of parts) {
+    pdf.set(part, at);
+    at += part.length;
+  }
+  return pdf;
+}
+
+function status(pid: number): { rssMb: number; hwmMb: number } {
+  const text = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, "m").exec(text)?.[1] ?? 0);
+  return { rssMb: kb("VmRSS") / 1024, hwmMb: kb("VmHWM") / 1024 };
+}
+
+async function startConverter(secret: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [join(ROOT, "container/src/main.ts")], {
+    env: { ...process.env, CONVERTER_SECRET: secret, PORT: "0", MAX_CONCURRENT_JOBS: "1" },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let seen = "";
+    child.stdout?.setEncoding("utf8");
+    child.stdout?.on("data", (text: string) => {
+      seen += text;
+      const match = /listening on (http:\/\/\S+)/.exec(seen);
+      if (match?.[1]) resolve(match[1]);
+    });
+    child.once("exit", (code) => reject(new Error(`converter exited with ${code}`)));
+  });
+  return { child, url };
+}
+
+const secret = randomBytes(32).toString("hex");
+const { child, url } = await startConverter(secret);
+const pid = child.pid as number;
+try {
+  console.log("# Converter parent memory per merge-pdf job (one padded PDF)");
+  const idle = status(pid).rssMb;
+  console.log(`parent resident when idle: ${idle.toFixed(1)} MB`);
+  console.log(
+    "| input | request body | parent RSS before | parent peak (VmHWM) | growth in job | peak − idle | output | time |",
+  );
+  console.log("|---|---|---|---|---|---|---|---|");
+  for (const sizeMb of SIZES_MB) {
+    const body = await jobBody({}, [
+      { name: "padded.pdf", kind: "pdf", bytes: paddedPdf(sizeMb * MB - 1024) },
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const before = status(pid).rssMb;
+    writeFileSync(`/proc/${pid}/clear_refs`, "5");
+    let peak = 0;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, status(pid).hwmMb, status(pid).rssMb);
+    }, 10);
+    const started = performance.now();
+    const response = await fetch(`${url}${CONVERTER_JOB_PATH}/merge-pdf`, {
+      method: "POST",
+      headers: { [CONVERTER_SECRET_HEADER]: secret },
+      body,
+    });
+    const output = new Uint8Array(await response.arrayBuffer());
+    const ms = performance.now() - started;
+    clearInterval(sampler);
+    const after = status(pid);
+    peak = Math.max(peak, after.hwmMb, after.rssMb);
+    if (
+      response.status !== 200 ||
+      !new TextDecoder().decode(output.subarray(-200)).includes('"type":"done"')
+    ) {
+      throw new Error(
+        `job of ${sizeMb} MB failed: ${response.status} ${new TextDecoder().decode(output.subarray(0, 300))}`,
+      );
+    }
+    const f = (value: number) => `${value.toFixed(1)} MB`;
+    console.log(
+      `| ${sizeMb} MB | ${f(body.length / MB)} | ${f(before)} | ${f(peak)} | ${f(peak - before)} | ${f(peak - idle)} | ${f(output.length / MB)} | ${(ms / 1000).toFixed(2)} s |`,
+    );
+  }
+} finally {
+  child.kill("SIGTERM");
+}
