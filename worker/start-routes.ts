@@ -3,6 +3,7 @@ import {
   AppError,
   declarationOf,
   parseToolOptions,
+  STATUS_MAX_WAIT_SECONDS,
   type ToolId,
   taskStartResponseSchema,
 } from "../contract/index.ts";
@@ -33,13 +34,13 @@ export function answersWithBlob(tool: ToolId, query: Record<string, string>): bo
 
 /** How long a blob-style request waits for its task. */
 const BLOB_WAIT_MS = 10 * 60_000;
-const BLOB_POLL_MAX_MS = 1000;
 
 async function waitForResult(c: Context<AppEnv>, taskId: string): Promise<Response> {
   const stub = taskStub(c.env, taskId);
   const deadline = Date.now() + BLOB_WAIT_MS;
-  for (let delay = 100; ; delay = Math.min(delay * 1.5, BLOB_POLL_MAX_MS)) {
-    const record = await stub.snapshot();
+  // Each call returns as soon as the task changes (or after the longest status wait).
+  for (let since: number | undefined; ; ) {
+    const record = await stub.watch(since, STATUS_MAX_WAIT_SECONDS * 1000);
     if (record === null) throw new AppError("TASK_NOT_FOUND", "The task is gone");
     if (record.state === "SUCCESS") {
       const response = await resultResponse(c.env, record, 0);
@@ -50,7 +51,7 @@ async function waitForResult(c: Context<AppEnv>, taskId: string): Promise<Respon
       throw new AppError(record.error.code, record.error.message, record.error.context);
     }
     if (Date.now() > deadline) throw new AppError("JOB_TIMEOUT", "The conversion took too long");
-    await new Promise((resolve) => setTimeout(resolve, delay));
+    since = record.revision;
   }
 }
 

@@ -150,7 +150,12 @@ describe("refusals on a keep-alive connection", () => {
       { name: "b.txt", bytes: new Uint8Array(1 * MB).fill(0x61) },
       { name: "c.pdf", bytes: paddedPdf(80 * MB) },
     ]);
-    connection.send("POST", TOOLS["merge-pdf"].endpoint.path, { ...headers, "Content-Type": form.contentType }, form.body);
+    connection.send(
+      "POST",
+      TOOLS["merge-pdf"].endpoint.path,
+      { ...headers, "Content-Type": form.contentType },
+      form.body,
+    );
     const refused = await connection.response();
     expect(refused.status).toBe(415);
     expect(envelopeOf(refused).error.code).toBe("UNSUPPORTED_FILE_TYPE");
@@ -178,7 +183,12 @@ describe("refusals on a keep-alive connection", () => {
   it("403 for a body refused before it is read (no CSRF token), then the next request is served", async () => {
     const { connection } = await session();
     const form = multipart("files", [{ name: "a.pdf", bytes: paddedPdf(3 * MB) }]);
-    connection.send("POST", TOOLS["merge-pdf"].endpoint.path, { "Content-Type": form.contentType }, form.body);
+    connection.send(
+      "POST",
+      TOOLS["merge-pdf"].endpoint.path,
+      { "Content-Type": form.contentType },
+      form.body,
+    );
     const refused = await connection.response();
     expect(refused.status).toBe(403);
     expect(envelopeOf(refused).error.code).toBe("CSRF_INVALID");

@@ -5,7 +5,7 @@ import type { Browser, Page } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { LANGUAGE_CODES, TOOL_IDS, TOOLS } from "../../contract/index.ts";
-import { halfTransparentPng, pageTexts, textPdf } from "../container/fixtures.ts";
+import { encryptedPdf, halfTransparentPng, pageTexts, textPdf } from "../container/fixtures.ts";
 import { launchChromium } from "./browser.ts";
 
 type Tree = { [key: string]: string | Tree };
@@ -86,6 +86,35 @@ describe("Merge PDFs in English", () => {
     const texts = pageTexts(merged);
     expect(texts[0]).toContain("beta");
     expect(texts[3]).toContain("alpha");
+    await page.context().close();
+  });
+
+  it("names and marks a password-protected file in the list, and merges once it is removed", async () => {
+    const t = translator("en");
+    const page = await newPage();
+    await page.goto(`${siteUrl}/tools/merge-pdf`);
+    await page.getByTestId("file-input").setInputFiles([
+      { name: "open.pdf", mimeType: "application/pdf", buffer: Buffer.from(textPdf("open", 1)) },
+      { name: "locked.pdf", mimeType: "application/pdf", buffer: Buffer.from(encryptedPdf()) },
+    ]);
+    await page.getByRole("button", { name: t("merge-pdf:merge") }).click();
+    const reason = t("errors.codes.PDF_ENCRYPTED");
+    const toast = t("errors.fileProblem", { name: "locked.pdf", message: reason });
+    await expect.poll(() => page.getByText(toast).count(), { timeout: 60_000 }).toBeGreaterThan(0);
+    const marked = page.locator('[data-testid="file-row"][data-problem="true"]');
+    expect(await marked.count()).toBe(1);
+    expect(await marked.textContent()).toContain("locked.pdf");
+    expect(await marked.textContent()).toContain(reason);
+
+    await marked.getByRole("button", { name: t("merge-pdf:remove", { name: "locked.pdf" }) }).click();
+    await page
+      .getByTestId("file-input")
+      .setInputFiles([
+        { name: "second.pdf", mimeType: "application/pdf", buffer: Buffer.from(textPdf("second", 1)) },
+      ]);
+    expect(await page.locator('[data-problem="true"]').count()).toBe(0);
+    await page.getByRole("button", { name: t("merge-pdf:merge") }).click();
+    await expect.poll(() => page.getByTestId("result-panel").isVisible(), { timeout: 60_000 }).toBe(true);
     await page.context().close();
   });
 

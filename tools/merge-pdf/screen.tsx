@@ -7,6 +7,7 @@ import { ToolShell } from "../../client/src/components/tool/tool-shell";
 import { downloadResult, useToolTask } from "../../client/src/components/tool/use-tool-task";
 import { formatFileSize } from "../../client/src/lib/format/file-size";
 import { showApiError } from "../../client/src/lib/show-error";
+import { showToast } from "../../client/src/lib/toast-store";
 import { type ChosenFile, toChosenFiles } from "./chosen-file";
 import { SortableFileList } from "./sortable-file-list";
 import tool from "./tool.ts";
@@ -22,23 +23,47 @@ export default function MergePdfPage() {
   const { t: shared } = useTranslation();
   const language = i18n.resolvedLanguage ?? "en";
   const [items, setItems] = useState<ChosenFile[]>([]);
-  // On error the files stay selected so the user can retry.
-  const task = useToolTask(tool.id, (error) => showApiError(shared, shared("errors.mergeFailed"), error));
+  const [problem, setProblem] = useState<{ id: string; message: string } | null>(null);
+  // On error the files stay selected so the user can retry; a file the server names is marked.
+  const task = useToolTask(tool.id, (error) => {
+    const item = error.fileIndex === null ? undefined : items[error.fileIndex];
+    if (item === undefined) {
+      showApiError(shared, shared("errors.mergeFailed"), error);
+      return;
+    }
+    const message = shared(error.localeKey);
+    setProblem({ id: item.id, message });
+    showToast({
+      variant: "destructive",
+      title: shared("errors.mergeFailed"),
+      description: shared("errors.fileProblem", { name: item.file.name, message }),
+    });
+  });
   const { phase, busy } = task;
+
+  const changeItems = (next: ChosenFile[]) => {
+    setItems(next);
+    if (problem && !next.some((item) => item.id === problem.id)) setProblem(null);
+  };
 
   const startOver = () => {
     task.reset();
     setItems([]);
+    setProblem(null);
   };
 
   if (phase.name === "done") {
-    const pages = phase.result.facts.pages;
+    const { pages, repaired_files: repaired } = phase.result.facts;
     const facts = [
       { id: "name", label: t("result.fileName"), value: phase.result.filename },
       ...(typeof pages === "number"
         ? [{ id: "pages", label: t("result.pages"), value: new Intl.NumberFormat(language).format(pages) }]
         : []),
       { id: "size", label: t("result.size"), value: formatFileSize(phase.result.new_size, shared, language) },
+      // Damaged files MuPDF could repair were merged; the user should know which result to check.
+      ...(typeof repaired === "number" && repaired > 0
+        ? [{ id: "repaired", label: t("repairedLabel"), value: t("repaired", { count: repaired }) }]
+        : []),
     ];
     return (
       <ToolShell toolId={tool.id}>
@@ -66,9 +91,11 @@ export default function MergePdfPage() {
           existing={items.map((item) => item.file)}
           disabled={busy}
           compact={items.length > 0}
-          onAccept={(files) => setItems((current) => [...current, ...toChosenFiles(files)])}
+          onAccept={(files) => changeItems([...items, ...toChosenFiles(files)])}
         />
-        {items.length > 0 ? <SortableFileList items={items} disabled={busy} onChange={setItems} /> : null}
+        {items.length > 0 ? (
+          <SortableFileList items={items} disabled={busy} problem={problem} onChange={changeItems} />
+        ) : null}
         <div className="tool-actions">
           {items.length > 0 && items.length < MIN_FILES ? (
             <p className="tool-actions__hint">{t("needTwo")}</p>
@@ -79,7 +106,10 @@ export default function MergePdfPage() {
             className="button button--primary button--large"
             disabled={!canMerge}
             aria-busy={busy}
-            onClick={() => void task.run(items.map((item) => item.file))}
+            onClick={() => {
+              setProblem(null);
+              void task.run(items.map((item) => item.file));
+            }}
             data-testid="merge-button"
           >
             {busy ? t("merging") : t("merge")}

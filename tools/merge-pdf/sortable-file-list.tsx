@@ -24,11 +24,13 @@ import tool from "./tool.ts";
 interface SortableFileListProps {
   items: readonly ChosenFile[];
   disabled: boolean;
+  /** The file the last merge failed on, and why. */
+  problem?: { readonly id: string; readonly message: string } | null;
   onChange: (items: ChosenFile[]) => void;
 }
 
 /** The ordered merge list: drag (pointer, touch or keyboard), sort by name, reverse, remove. */
-export function SortableFileList({ items, disabled, onChange }: SortableFileListProps) {
+export function SortableFileList({ items, disabled, problem, onChange }: SortableFileListProps) {
   const { t, i18n } = useTranslation([tool.id, "common"]);
   // Shared helpers take the common namespace.
   const { t: shared } = useTranslation();
@@ -123,6 +125,7 @@ export function SortableFileList({ items, disabled, onChange }: SortableFileList
                 item={item}
                 position={index + 1}
                 disabled={disabled}
+                problem={problem?.id === item.id ? problem.message : undefined}
                 onRemove={(id) => onChange(items.filter((other) => other.id !== id))}
               />
             ))}

@@ -11,11 +11,13 @@ interface SortableFileRowProps {
   item: ChosenFile;
   position: number;
   disabled: boolean;
+  /** Why the last merge failed on this file (the server named it), shown under its name. */
+  problem?: string | undefined;
   onRemove: (id: string) => void;
 }
 
-/** One file of the merge list: drag handle, position badge, name, size and remove button. */
-export function SortableFileRow({ item, position, disabled, onRemove }: SortableFileRowProps) {
+/** One file of the merge list: drag handle, position badge, name, size, problem and remove button. */
+export function SortableFileRow({ item, position, disabled, problem, onRemove }: SortableFileRowProps) {
   const { t, i18n } = useTranslation([tool.id, "common"]);
   // Shared helpers take the common namespace.
   const { t: shared } = useTranslation();
@@ -29,8 +31,9 @@ export function SortableFileRow({ item, position, disabled, onRemove }: Sortable
     <li
       ref={setNodeRef}
       style={{ transform: CSS.Translate.toString(transform), transition }}
-      className={`file-row${isDragging ? " file-row--dragging" : ""}`}
+      className={`file-row${isDragging ? " file-row--dragging" : ""}${problem ? " file-row--problem" : ""}`}
       data-testid="file-row"
+      data-problem={problem ? "true" : undefined}
     >
       <button
         type="button"
@@ -52,6 +55,11 @@ export function SortableFileRow({ item, position, disabled, onRemove }: Sortable
       </span>
       <span className="file-row__name" title={name}>
         {name}
+        {problem ? (
+          <span className="file-row__problem" role="alert">
+            {problem}
+          </span>
+        ) : null}
       </span>
       <span className="file-row__size">
         {formatFileSize(item.file.size, shared, i18n.resolvedLanguage ?? "en")}

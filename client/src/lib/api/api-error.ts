@@ -1,4 +1,10 @@
-import { type ErrorCode, errorCodeSchema, errorEnvelopeSchema, errorLocaleKey } from "../contract";
+import {
+  type ErrorBody,
+  type ErrorCode,
+  errorCodeSchema,
+  errorEnvelopeSchema,
+  errorLocaleKey,
+} from "../contract";
 
 /** Locale keys of client-side failures that have no server error code (spec §8). */
 export type FallbackErrorKey =
@@ -18,6 +24,8 @@ export class ApiError extends Error {
   readonly fallbackKey: FallbackErrorKey;
   readonly status: number | null;
   readonly requestId: string | null;
+  /** What the server said about the cause (e.g. `file_index` and `file_name` of the file at fault). */
+  readonly context: NonNullable<ErrorBody["context"]>;
 
   constructor(options: {
     message: string;
@@ -25,6 +33,7 @@ export class ApiError extends Error {
     fallbackKey?: FallbackErrorKey;
     status?: number | null;
     requestId?: string | null;
+    context?: ErrorBody["context"];
   }) {
     super(options.message);
     this.name = "ApiError";
@@ -32,6 +41,13 @@ export class ApiError extends Error {
     this.fallbackKey = options.fallbackKey ?? "errors.unexpected";
     this.status = options.status ?? null;
     this.requestId = options.requestId ?? null;
+    this.context = options.context ?? {};
+  }
+
+  /** The position (in the upload's order) of the file the error is about, if it names one. */
+  get fileIndex(): number | null {
+    const index = this.context.file_index;
+    return typeof index === "number" && Number.isInteger(index) && index >= 0 ? index : null;
   }
 
   /** The locale key of the message to show. */
@@ -66,6 +82,7 @@ export function errorFromResponse(status: number, bodyText: string, fallbackKey:
       code: envelope.data.error.code,
       status,
       requestId: envelope.data.request_id ?? null,
+      context: envelope.data.error.context,
       fallbackKey,
     });
   }

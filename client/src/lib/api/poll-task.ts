@@ -116,6 +116,7 @@ export function pollTask(taskId: string, type: TaskType, handlers: PollHandlers,
         new ApiError({
           message: status.error?.message || "Task failed",
           code: status.error?.code ?? null,
+          context: status.error?.context,
           fallbackKey: "errors.taskFailed",
         }),
       );
