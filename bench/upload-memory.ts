@@ -146,7 +146,11 @@ async function upload(
     { name: "big.pdf", bytes: pdf },
     { name: "small.pdf", bytes: paddedPdf(4096) },
   ]);
-  const response = await fetch(new URL(TOOLS["merge-pdf"].endpoint.path, url), { method: "POST", headers, body });
+  const response = await fetch(new URL(TOOLS["merge-pdf"].endpoint.path, url), {
+    method: "POST",
+    headers,
+    body,
+  });
   const answer = (await response.json()) as { task_id?: string };
   answered();
   if (answer.task_id === undefined) return `${response.status} ${JSON.stringify(answer)}`.slice(0, 200);
