@@ -17,6 +17,7 @@ import {
   statusPath,
   type TaskStatus,
   type TaskType,
+  TOOLS,
   taskStartResponseSchema,
   taskStatusSchema,
 } from "../contract/index.ts";
@@ -151,4 +152,16 @@ export async function gradientPng(width: number, height: number): Promise<Uint8A
       .png()
       .toBuffer(),
   );
+}
+
+/** Two one-page PDFs merged through the API (the latency and load benchmarks' PDF task). */
+export function mergeTwoPdfs(client: BenchClient, pdfs: readonly Uint8Array[]): Promise<TaskRun> {
+  const files = pdfs.map((bytes, i) => ({ name: `${i}.pdf`, bytes, type: "application/pdf" }));
+  return client.run(TOOLS["merge-pdf"].endpoint.path, "pdf", taskForm("files", files));
+}
+
+/** A PNG converted to JPG through the API (edge within the budget, converter above it). */
+export function pngToJpg(client: BenchClient, png: Uint8Array): Promise<TaskRun> {
+  const form = taskForm("file", [{ name: "a.png", bytes: png, type: "image/png" }], { target_format: "jpg" });
+  return client.run(API_PATHS.imageConvert, "image", form);
 }

@@ -5,9 +5,16 @@
  * goes (upload answered, each state first seen). Goals: merge ≤ 500 ms, PNG → JPG ≤ 300 ms.
  * Run: `npx node bench/latency.ts`.
  */
-import { API_PATHS, TOOLS } from "../contract/index.ts";
 import { textPdf } from "../tests/container/fixtures.ts";
-import { BenchClient, gradientPng, median, type TaskRun, taskForm, withStack } from "./api-driver.ts";
+import {
+  BenchClient,
+  gradientPng,
+  median,
+  mergeTwoPdfs,
+  pngToJpg,
+  type TaskRun,
+  withStack,
+} from "./api-driver.ts";
 
 const RUNS = 15;
 const WARMUP = 3;
@@ -25,25 +32,12 @@ const cases: Case[] = [
   {
     label: "merge 2 × 1 page",
     goalMs: 500,
-    run: (client) =>
-      client.run(
-        TOOLS["merge-pdf"].endpoint.path,
-        "pdf",
-        taskForm(
-          "files",
-          pdfs.map((bytes, i) => ({ name: `${i}.pdf`, bytes, type: "application/pdf" })),
-        ),
-      ),
+    run: (client) => mergeTwoPdfs(client, pdfs),
   },
   {
     label: "png → jpg 64 × 48",
     goalMs: 300,
-    run: (client) =>
-      client.run(
-        API_PATHS.imageConvert,
-        "image",
-        taskForm("file", [{ name: "a.png", bytes: png, type: "image/png" }], { target_format: "jpg" }),
-      ),
+    run: (client) => pngToJpg(client, png),
   },
 ];
 

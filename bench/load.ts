@@ -8,15 +8,16 @@
  * Goals: every task succeeds at 64; throughput at 32 within 10 % of that capacity.
  * Run: `npx node bench/load.ts`.
  */
-import { API_PATHS, HEALTH_PATH, healthStatusSchema, TOOLS } from "../contract/index.ts";
+import { HEALTH_PATH, healthStatusSchema } from "../contract/index.ts";
 import { textPdf } from "../tests/container/fixtures.ts";
 import {
   BenchClient,
   gradientPng,
   median,
+  mergeTwoPdfs,
   percentile,
+  pngToJpg,
   type TaskRun,
-  taskForm,
   withStack,
 } from "./api-driver.ts";
 
@@ -35,24 +36,11 @@ const bigPng = await gradientPng(1800, 1500);
 const kinds: Kind[] = [
   {
     label: "merge 2 × 1 page",
-    run: (client) =>
-      client.run(
-        TOOLS["merge-pdf"].endpoint.path,
-        "pdf",
-        taskForm(
-          "files",
-          pdfs.map((bytes, i) => ({ name: `${i}.pdf`, bytes, type: "application/pdf" })),
-        ),
-      ),
+    run: (client) => mergeTwoPdfs(client, pdfs),
   },
   {
     label: "png → jpg 1800 × 1500 (converter)",
-    run: (client) =>
-      client.run(
-        API_PATHS.imageConvert,
-        "image",
-        taskForm("file", [{ name: "big.png", bytes: bigPng, type: "image/png" }], { target_format: "jpg" }),
-      ),
+    run: (client) => pngToJpg(client, bigPng),
   },
 ];
 

@@ -11,29 +11,16 @@
  * Goals: Worker ≤ 32 MB whatever the size; converter parent ≤ 64 MB.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { API_PATHS, CSRF_HEADER, statusPath, TOOLS } from "../contract/index.ts";
-import { buildClient, ROOT, startStack } from "../scripts/stack.ts";
+import { buildClient, freePort, ROOT, startStack } from "../scripts/stack.ts";
 import { paddedPdf } from "../tests/support/padded-pdf.ts";
 
 const MB = 1024 * 1024;
 const SIZES_MB = (process.env.BENCH_SIZES_MB ?? "1,50,95").split(",").map(Number);
 const WORKER_GOAL_MB = 32;
 const CONVERTER_GOAL_MB = 64;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function statusField(pid: number, field: string): number {
   const line = readFileSync(`/proc/${pid}/status`, "utf8")

@@ -1,26 +1,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
-import { type Stack, startStack } from "../../scripts/stack.ts";
+import { freePort, type Stack, startStack } from "../../scripts/stack.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
     siteUrl: string;
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Starts the real site (converter + wrangler dev on fresh local state) for the browser tests. */
