@@ -202,6 +202,12 @@ export class TaskObject extends DurableObject<Env> {
 
   async #failOrRetry(error: unknown, taskId: string): Promise<void> {
     const appError = error instanceof AppError ? error : internalError(error, taskId);
+    // An engine's own text (decoder, encoder) never reaches the API: it is logged with the task id.
+    if (appError.detail !== undefined) {
+      console.error(
+        JSON.stringify({ level: "warn", task_id: taskId, code: appError.code, detail: appError.detail }),
+      );
+    }
     const current = this.#load();
     if (current === undefined) {
       await deleteTaskFiles(this.env.FILES, taskId);

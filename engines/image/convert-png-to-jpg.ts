@@ -39,14 +39,14 @@ function decodeFailure(error: unknown): AppError {
   if (isOutOfMemory(error)) return new AppError("JOB_OUT_OF_MEMORY", "out of memory while decoding the PNG");
   const detail = error instanceof Error ? error.message : String(error);
   if (error instanceof WebAssembly.RuntimeError)
-    return new AppError("INTERNAL", `PNG decoder trapped: ${detail}`);
-  return new AppError("IMAGE_DAMAGED", `PNG could not be decoded: ${detail}`);
+    return new AppError("INTERNAL", "The PNG decoder stopped unexpectedly.", undefined, detail);
+  return new AppError("IMAGE_DAMAGED", "The PNG could not be decoded.", undefined, detail);
 }
 
 function encodeFailure(error: unknown): AppError {
   if (isOutOfMemory(error)) return new AppError("JOB_OUT_OF_MEMORY", "out of memory while encoding the JPEG");
   const detail = error instanceof Error ? error.message : String(error);
-  return new AppError("INTERNAL", `JPEG encoder failed: ${detail}`);
+  return new AppError("INTERNAL", "The JPEG encoder failed.", undefined, detail);
 }
 
 function decodePng(codecs: ImageCodecs, bytes: Uint8Array, width: number, height: number): RgbaImage {
