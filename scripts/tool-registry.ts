@@ -15,7 +15,6 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { dirname, join, resolve } from "node:path";
 
 const ROOT = resolve(import.meta.dirname, "..");
-const TOOLS_DIR = join(ROOT, "tools");
 /** Tool ids are kebab-case (they are URL segments, folder names and i18next namespaces). */
 const TOOL_ID = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
@@ -27,12 +26,14 @@ export interface ToolFolder {
   readonly container: boolean;
 }
 
-export function listToolFolders(): ToolFolder[] {
-  return readdirSync(TOOLS_DIR, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && existsSync(join(TOOLS_DIR, entry.name, "tool.ts")))
+/** The tool folders under `root`/tools (the repository by default). */
+export function listToolFolders(root = ROOT): ToolFolder[] {
+  const toolsDir = join(root, "tools");
+  return readdirSync(toolsDir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(join(toolsDir, entry.name, "tool.ts")))
     .map((entry) => {
       if (!TOOL_ID.test(entry.name)) throw new Error(`tools/${entry.name}: folder names are kebab-case ids`);
-      const has = (file: string) => existsSync(join(TOOLS_DIR, entry.name, file));
+      const has = (file: string) => existsSync(join(toolsDir, entry.name, file));
       return { id: entry.name, edge: has("edge.ts"), container: has("container.ts") };
     })
     .sort((a, b) => a.id.localeCompare(b.id));
@@ -65,19 +66,20 @@ function localeTypes(folders: readonly ToolFolder[]): string {
 }
 
 /** Writes a file only when its content changes (watchers then see nothing). */
-function write(relative: string, content: string): void {
-  const path = join(ROOT, relative);
+function write(root: string, relative: string, content: string): void {
+  const path = join(root, relative);
   if (existsSync(path) && readFileSync(path, "utf8") === content) return;
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, content);
 }
 
-export function writeToolRegistry(): ToolFolder[] {
-  const folders = listToolFolders();
-  write("contract/generated/tool-declarations.ts", declarations(folders));
-  write("engines/generated/edge-engines.ts", engines(folders, "edge", "EDGE_ENGINES"));
-  write("engines/generated/container-engines.ts", engines(folders, "container", "CONTAINER_ENGINES"));
-  write("client/src/generated/tool-locales.ts", localeTypes(folders));
+/** Writes every registry derived from the tool folders under `root` (the repository by default). */
+export function writeToolRegistry(root = ROOT): ToolFolder[] {
+  const folders = listToolFolders(root);
+  write(root, "contract/generated/tool-declarations.ts", declarations(folders));
+  write(root, "engines/generated/edge-engines.ts", engines(folders, "edge", "EDGE_ENGINES"));
+  write(root, "engines/generated/container-engines.ts", engines(folders, "container", "CONTAINER_ENGINES"));
+  write(root, "client/src/generated/tool-locales.ts", localeTypes(folders));
   return folders;
 }
 

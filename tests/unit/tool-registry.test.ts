@@ -2,10 +2,21 @@
  * A tool is one folder (tools/<id>/): the registries are derived from the folders, and nothing
  * outside a tool's folder names it.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { declarationOf, isToolId, parseToolOptions, TOOL_IDS, TOOLS } from "../../contract/index.ts";
+import { writeToolRegistry } from "../../scripts/tool-registry.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const TOOLS_DIR = join(ROOT, "tools");
@@ -105,5 +116,50 @@ describe("options", () => {
       success: true,
       data: { ocr: true },
     });
+  });
+});
+
+describe("adding a tool", () => {
+  it("is adding a folder: every registry picks it up with no edit elsewhere", () => {
+    const root = mkdtempSync(join(tmpdir(), "tool-registry-"));
+    try {
+      cpSync(TOOLS_DIR, join(root, "tools"), { recursive: true });
+      const folder = join(root, "tools", "rotate-pdf");
+      mkdirSync(join(folder, "locales"), { recursive: true });
+      for (const file of ["tool.ts", "container.ts", "screen.tsx", "locales/en.json"])
+        writeFileSync(join(folder, file), "");
+      const before = readdirSync(root).sort();
+      const folders = writeToolRegistry(root);
+      expect(folders.map((f) => f.id)).toContain("rotate-pdf");
+      expect(folders.find((f) => f.id === "rotate-pdf")).toEqual({
+        id: "rotate-pdf",
+        edge: false,
+        container: true,
+      });
+      const read = (path: string) => readFileSync(join(root, path), "utf8");
+      expect(read("contract/generated/tool-declarations.ts")).toContain(
+        'from "../../tools/rotate-pdf/tool.ts"',
+      );
+      expect(read("engines/generated/container-engines.ts")).toContain('"rotate-pdf": rotatePdfEngine');
+      expect(read("engines/generated/edge-engines.ts")).not.toContain("rotate-pdf");
+      expect(read("client/src/generated/tool-locales.ts")).toContain(
+        '"rotate-pdf": typeof import("../../../tools/rotate-pdf/locales/en.json")',
+      );
+      // Only generated registries appeared beside tools/.
+      expect(readdirSync(root).sort()).toEqual([...before, "client", "contract", "engines"].sort());
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses a folder whose name is not a kebab-case id", () => {
+    const root = mkdtempSync(join(tmpdir(), "tool-registry-"));
+    try {
+      mkdirSync(join(root, "tools", "Rotate_PDF"), { recursive: true });
+      writeFileSync(join(root, "tools", "Rotate_PDF", "tool.ts"), "");
+      expect(() => writeToolRegistry(root)).toThrow(/kebab-case/);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
