@@ -14,12 +14,21 @@ export function replaceControlCharacters(text: string, replacement: string): str
 
 /**
  * Unicode format characters (category Cf): bidi overrides such as U+202E that make "gpj.exe" read
- * as "exe.jpg", zero-width characters and the BOM. They are invisible, so they are removed.
+ * as "exe.jpg", zero-width characters and the BOM. They are invisible, so they are removed, except
+ * the zero-width (non-)joiner between two letters or marks: Devanagari, Telugu and Tamil spellings
+ * need it inside words (क्‍ष, conjunct forms), and there it cannot disguise anything.
  */
 const FORMAT_CHARACTERS = /\p{Cf}/gu;
+const JOINERS = new Set(["\u200C", "\u200D"]);
+const ENDS_IN_LETTER = /[\p{L}\p{M}]$/u;
+const STARTS_WITH_LETTER = /^[\p{L}\p{M}]/u;
 
 export function stripFormatCharacters(text: string): string {
-  return text.replace(FORMAT_CHARACTERS, "");
+  return text.replace(FORMAT_CHARACTERS, (char: string, offset: number) => {
+    const inWord =
+      ENDS_IN_LETTER.test(text.slice(0, offset)) && STARTS_WITH_LETTER.test(text.slice(offset + 1));
+    return JOINERS.has(char) && inWord ? char : "";
+  });
 }
 
 /**

@@ -20,6 +20,15 @@ describe("file names", () => {
     expect(uploadedName("\u200B\u202E")).toBe("file");
   });
 
+  it("keeps the zero-width joiners Indic spellings need inside words, and only there", () => {
+    const hindi = "क्\u200Dष-रिपोर्ट.pdf";
+    const telugu = "నివేది\u200Cక.pdf";
+    expect(stripFormatCharacters(hindi)).toBe(hindi);
+    expect(stripFormatCharacters(telugu)).toBe(telugu);
+    expect(stripFormatCharacters("a\u200D.pdf")).toBe("a.pdf");
+    expect(stripFormatCharacters("\u200Dx\u202E\u200Cy")).toBe("xy");
+  });
+
   it("keeps format characters out of download names and headers", () => {
     expect(safeFilename("a\u202Egnp.exe")).toBe("agnp.exe");
     const header = contentDisposition('x\u202E"y".pdf');
