@@ -30,6 +30,7 @@ export const healthResponseSchema = z.object({
   running: z.number().int(),
   capacity: z.number().int(),
 });
+export type HealthResponse = z.infer<typeof healthResponseSchema>;
 
 export const jobFactsSchema = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));
 export type JobFacts = z.infer<typeof jobFactsSchema>;

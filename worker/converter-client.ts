@@ -1,6 +1,7 @@
 import { getRandom } from "@cloudflare/containers";
 import {
   AppError,
+  CONVERTER_HEALTH_PATH,
   CONVERTER_INSPECT_PDF_PATH,
   CONVERTER_JOB_PATH,
   CONVERTER_SECRET_HEADER,
@@ -10,6 +11,8 @@ import {
   FILE_KINDS,
   type FileKind,
   FrameReader,
+  type HealthResponse,
+  healthResponseSchema,
   inspectPdfResponseSchema,
   type JobFacts,
   outputFrameSchema,
@@ -51,6 +54,8 @@ export interface ConverterClient {
   ): Promise<{ facts: JobFacts }>;
   /** Page count of one PDF, streamed as the raw request body with its Content-Length. */
   inspectPdf(pdf: ConverterInput): Promise<number>;
+  /** The converter's own health check; throws when it does not answer within `timeoutMs`. */
+  health(timeoutMs: number): Promise<HealthResponse>;
 }
 
 type Transport = (path: string, init: RequestInit) => Promise<Response>;
@@ -168,6 +173,13 @@ export function converterClient(transport: Transport, secret: string): Converter
         body,
       });
       return inspectPdfResponseSchema.parse(await response.json()).pages;
+    },
+
+    async health(timeoutMs) {
+      const response = await call(transport, CONVERTER_HEALTH_PATH, {
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      return healthResponseSchema.parse(await response.json());
     },
   };
 }

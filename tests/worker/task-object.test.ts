@@ -73,6 +73,7 @@ function failingFirst(errors: AppError[]): ConverterClient & { calls: number } {
       return error === undefined ? real.runJob(...args) : Promise.reject(error);
     },
     inspectPdf: (...args: Parameters<ConverterClient["inspectPdf"]>) => real.inspectPdf(...args),
+    health: (timeoutMs: number) => real.health(timeoutMs),
   };
   return client;
 }

@@ -105,7 +105,7 @@ describe("health", () => {
   });
 
   it("answers 503 when the converter is down", async () => {
-    const down = await healthStatus({ CONVERTER_URL: "http://127.0.0.1:1", CONVERTER: env.CONVERTER });
+    const down = await healthStatus({ ...env, CONVERTER_URL: "http://127.0.0.1:1" });
     expect(down).toEqual({ status: 503, body: { ok: false, converter: { ok: false } } });
   });
 });
