@@ -170,6 +170,19 @@ export function jpegQuality(quality: QualityPreset | number): number {
   return typeof quality === "number" ? quality : QUALITY_PRESETS[quality];
 }
 
+/**
+ * The endpoint of a PDF conversion (spec §7): `POST /api/pdf/convert` with `output_format`; with the
+ * format in the query string it answers the file itself (the older blob style).
+ */
+export function pdfConvertEndpoint<const Format extends string>(format: Format) {
+  return {
+    path: "/api/pdf/convert",
+    fileField: "file",
+    fields: { output_format: format },
+    blob: { whenQuery: "output_format" },
+  } as const satisfies ToolEndpoint;
+}
+
 /** A one-PDF tool announced as coming soon, started on /api/pdf/convert with its output format. */
 export function comingSoonPdfTool<const Id extends string, const Icon extends ToolIcon>(
   id: Id,
@@ -186,7 +199,7 @@ export function comingSoonPdfTool<const Id extends string, const Icon extends To
     options: options.none(),
     output: { kind: "pdf" },
     engine: CONTAINER,
-    endpoint: { path: "/api/pdf/convert", fileField: "file", fields: { output_format: id } },
+    endpoint: pdfConvertEndpoint(id),
   } as const;
   return tool satisfies ToolDeclaration;
 }

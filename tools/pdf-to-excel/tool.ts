@@ -1,5 +1,12 @@
 import { z } from "zod";
-import { CONTAINER, declareTool, NOT_BUILT, options, pdfInput } from "../../contract/tool-kit.ts";
+import {
+  CONTAINER,
+  declareTool,
+  NOT_BUILT,
+  options,
+  pdfConvertEndpoint,
+  pdfInput,
+} from "../../contract/tool-kit.ts";
 
 /** PDF to Excel: the tables of the chosen pages. `?output_format=xlsx` asks for the file itself. */
 export default declareTool({
@@ -12,10 +19,5 @@ export default declareTool({
   options: z.object({ page_ranges: options.pageRanges() }),
   output: { kind: "xlsx" },
   engine: CONTAINER,
-  endpoint: {
-    path: "/api/pdf/convert",
-    fileField: "file",
-    fields: { output_format: "xlsx" },
-    blob: { whenQuery: "output_format" },
-  },
+  endpoint: pdfConvertEndpoint("xlsx"),
 });

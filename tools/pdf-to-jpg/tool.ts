@@ -1,5 +1,12 @@
 import { z } from "zod";
-import { CONTAINER, declareTool, NOT_BUILT, options, pdfInput } from "../../contract/tool-kit.ts";
+import {
+  CONTAINER,
+  declareTool,
+  NOT_BUILT,
+  options,
+  pdfConvertEndpoint,
+  pdfInput,
+} from "../../contract/tool-kit.ts";
 
 /** PDF to JPG: pages rendered, or the embedded images extracted (spec §2). */
 export default declareTool({
@@ -15,10 +22,5 @@ export default declareTool({
   }),
   output: { kind: "zip" },
   engine: CONTAINER,
-  endpoint: {
-    path: "/api/pdf/convert",
-    fileField: "file",
-    fields: { output_format: "jpg" },
-    blob: { whenQuery: "output_format" },
-  },
+  endpoint: pdfConvertEndpoint("jpg"),
 });

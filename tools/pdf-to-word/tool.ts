@@ -1,5 +1,12 @@
 import { z } from "zod";
-import { CONTAINER, declareTool, NOT_BUILT, options, pdfInput } from "../../contract/tool-kit.ts";
+import {
+  CONTAINER,
+  declareTool,
+  NOT_BUILT,
+  options,
+  pdfConvertEndpoint,
+  pdfInput,
+} from "../../contract/tool-kit.ts";
 
 /** PDF to Word: an editable DOCX. `?output_format=docx` in the query asks for the file itself. */
 export default declareTool({
@@ -12,10 +19,5 @@ export default declareTool({
   options: z.object({ ocr: options.flag() }),
   output: { kind: "docx" },
   engine: CONTAINER,
-  endpoint: {
-    path: "/api/pdf/convert",
-    fileField: "file",
-    fields: { output_format: "docx" },
-    blob: { whenQuery: "output_format" },
-  },
+  endpoint: pdfConvertEndpoint("docx"),
 });
