@@ -12,59 +12,11 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CONVERTER_JOB_PATH, CONVERTER_SECRET_HEADER } from "../contract/index.ts";
 import { jobBody } from "../tests/container/http.ts";
+import { paddedPdf } from "../tests/support/padded-pdf.ts";
 
 const MB = 1024 * 1024;
 const SIZES_MB = [1, 50, 95];
 const ROOT = join(import.meta.dirname, "..");
-
-/**
- * A one-page PDF drawing a grey image of `bytes` random (incompressible) bytes, 1024 pixels wide:
- * the merge keeps it, so the output is as large as the input.
- */
-function paddedPdf(bytes: number): Uint8Array {
-  const encoder = new TextEncoder();
-  const parts: Uint8Array[] = [];
-  const offsets: number[] = [];
-  let length = 0;
-  const push = (part: Uint8Array) => {
-    parts.push(part);
-    length += part.length;
-  };
-  push(encoder.encode("%PDF-1.7\n"));
-  const objects: (string | Uint8Array)[] = [
-    "<< /Type /Catalog /Pages 2 0 R >>",
-    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /XObject << /Im1 4 0 R >> >> /Contents 5 0 R >>",
-    randomBytes(bytes - (bytes % 1024)),
-    "<< /Length 30 >>\nstream\nq 612 0 0 792 0 0 cm /Im1 Do Q\nendstream",
-  ];
-  objects.forEach((object, i) => {
-    offsets.push(length);
-    if (typeof object === "string") {
-      push(encoder.encode(`${i + 1} 0 obj\n${object}\nendobj\n`));
-    } else {
-      const image = `/Type /XObject /Subtype /Image /Width 1024 /Height ${object.length / 1024} /ColorSpace /DeviceGray /BitsPerComponent 8`;
-      push(encoder.encode(`${i + 1} 0 obj\n<< ${image} /Length ${object.length} >>\nstream\n`));
-      push(object);
-      push(encoder.encode("\nendstream\nendobj\n"));
-    }
-  });
-  const xref = length;
-  let table = `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const offset of offsets) table += `${String(offset).padStart(10, "0")} 00000 n \n`;
-  push(
-    encoder.encode(
-      `${table}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`,
-    ),
-  );
-  const pdf = new Uint8Array(length);
-  let at = 0;
-  for (const part of parts) {
-    pdf.set(part, at);
-    at += part.length;
-  }
-  return pdf;
-}
 
 function status(pid: number): { rssMb: number; hwmMb: number } {
   const text = readFileSync(`/proc/${pid}/status`, "utf8");
@@ -103,7 +55,7 @@ try {
   console.log("|---|---|---|---|---|---|---|---|");
   for (const sizeMb of SIZES_MB) {
     const body = await jobBody({}, [
-      { name: "padded.pdf", kind: "pdf", bytes: paddedPdf(sizeMb * MB - 1024) },
+      { name: "padded.pdf", kind: "pdf", bytes: paddedPdf(sizeMb * MB - 1024, "noise") },
     ]);
     await new Promise((resolve) => setTimeout(resolve, 500));
     const before = status(pid).rssMb;
