@@ -65,7 +65,12 @@ export const taskStatusSchema = z.object({
 });
 export type TaskStatus = z.infer<typeof taskStatusSchema>;
 
-export const validatePdfResponseSchema = z.object({ total_pages: z.number().int().nonnegative() });
+export const validatePdfResponseSchema = z.object({
+  total_pages: z.number().int().nonnegative(),
+  /** The PDF was damaged and opened only after repair: tools work on the repaired document. */
+  repaired: z.boolean(),
+});
+export type ValidatePdfResponse = z.infer<typeof validatePdfResponseSchema>;
 export const deleteTaskResponseSchema = z.object({ deleted: z.literal(true) });
 
 /** Longest wait of one status request; a longer `wait` is cut to this. */

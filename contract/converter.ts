@@ -22,7 +22,12 @@ export const CONVERTER_SECRET_HEADER = "X-Converter-Secret";
 
 /** `POST /v1/inspect/pdf` with the PDF as body (Content-Length) answers the page count. */
 export const CONVERTER_INSPECT_PDF_PATH = "/v1/inspect/pdf";
-export const inspectPdfResponseSchema = z.object({ pages: z.number().int().nonnegative() });
+export const inspectPdfResponseSchema = z.object({
+  pages: z.number().int().nonnegative(),
+  /** MuPDF rebuilt the cross-reference table to open it. */
+  repaired: z.boolean(),
+});
+export type InspectPdfResponse = z.infer<typeof inspectPdfResponseSchema>;
 
 export const CONVERTER_HEALTH_PATH = "/healthz";
 export const healthResponseSchema = z.object({
@@ -58,7 +63,14 @@ export type InputFileFrame = z.infer<typeof inputFileFrameSchema>;
 
 export const outputFrameSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("progress"), percent: z.number().int().min(0).max(100) }),
-  z.object({ type: z.literal("file"), index: z.number().int().nonnegative(), kind: fileKindSchema, size }),
+  z.object({
+    type: z.literal("file"),
+    index: z.number().int().nonnegative(),
+    kind: fileKindSchema,
+    size,
+    /** Download name the engine chose, if any. */
+    name: z.string().max(1024).optional(),
+  }),
   z.object({ type: z.literal("done"), facts: jobFactsSchema }),
   z.object({ type: z.literal("error"), error: errorBodySchema }),
 ]);

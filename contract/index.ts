@@ -4,5 +4,6 @@ export * from "./endpoints.ts";
 export * from "./errors.ts";
 export * from "./file-kinds.ts";
 export * from "./languages.ts";
+export * from "./page-ranges.ts";
 export * from "./tool-kit.ts";
 export * from "./tools.ts";

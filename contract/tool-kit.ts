@@ -86,7 +86,12 @@ export interface ToolDeclaration {
    */
   readonly options: z.ZodObject;
   /** The result's kind; `suffix` marks a result of the input's own type ("report-merged.pdf"). */
-  readonly output: { readonly kind: FileKind; readonly suffix?: string };
+  readonly output: {
+    readonly kind: FileKind;
+    readonly suffix?: string;
+    /** The result's kind when a job makes one file (`kind` is then the ZIP that holds several). */
+    readonly single?: FileKind;
+  };
   readonly engine: ToolEngine;
   readonly endpoint: ToolEndpoint;
 }

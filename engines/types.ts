@@ -12,6 +12,13 @@ export interface EngineInput {
 export interface EngineOutput {
   readonly bytes: Uint8Array;
   readonly facts: JobFacts;
+  /**
+   * The output's kind when it is not the declaration's `output.kind`: a tool that answers one file
+   * or a ZIP of several says which (one of `output.kind` and `output.single`).
+   */
+  readonly kind?: FileKind;
+  /** Download name the engine chose (e.g. after the page range); the Worker makes it safe. */
+  readonly name?: string;
 }
 
 /** Progress from 0 to 100 within the conversion step. */

@@ -13,6 +13,7 @@ import {
   FrameReader,
   type HealthResponse,
   healthResponseSchema,
+  type InspectPdfResponse,
   inspectPdfResponseSchema,
   type JobFacts,
   outputFrameSchema,
@@ -35,6 +36,8 @@ export interface ConverterFileMeta {
   readonly index: number;
   readonly kind: FileKind;
   readonly size: number;
+  /** Download name the engine chose, if any. */
+  readonly name?: string | undefined;
 }
 
 export interface JobHandlers {
@@ -53,7 +56,7 @@ export interface ConverterClient {
     handlers: JobHandlers,
   ): Promise<{ facts: JobFacts }>;
   /** Page count of one PDF, streamed as the raw request body with its Content-Length. */
-  inspectPdf(pdf: ConverterInput): Promise<number>;
+  inspectPdf(pdf: ConverterInput): Promise<InspectPdfResponse>;
   /** The converter's own health check; throws when it does not answer within `timeoutMs`. */
   health(timeoutMs: number): Promise<HealthResponse>;
 }
@@ -172,7 +175,7 @@ export function converterClient(transport: Transport, secret: string): Converter
         headers: { ...auth, "Content-Type": FILE_KINDS.pdf.mime },
         body,
       });
-      return inspectPdfResponseSchema.parse(await response.json()).pages;
+      return inspectPdfResponseSchema.parse(await response.json());
     },
 
     async health(timeoutMs) {

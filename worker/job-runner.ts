@@ -3,14 +3,13 @@ import {
   type AvailableToolId,
   type EdgeToolId,
   FILE_KINDS,
-  type FileKind,
   TOOLS,
 } from "../contract/index.ts";
 import { fitsEdgeBudget } from "../engines/edge-budget.ts";
 import { edgeHandlers } from "../engines/edge-handlers.ts";
 import type { EngineInput, EngineOutput, ToolHandler } from "../engines/types.ts";
 import type { ConverterClient, ConverterFileMeta } from "./converter-client.ts";
-import { outputFilename } from "./file-names.ts";
+import { outputFilename, safeFilename } from "./file-names.ts";
 import { outputKey } from "./task-files.ts";
 import { JOB_PROGRESS, type TaskOutput, type TaskRecord } from "./task-record.ts";
 import type { StoredInput } from "./upload.ts";
@@ -67,8 +66,13 @@ async function runEdge(
   );
 }
 
-/** Download name of output `index`: the tool's name for the first, numbered after it for the others. */
-function outputName(task: TaskRecord, index: number, kind: FileKind): string {
+/**
+ * Download name of output `index`: the engine's choice when it made one, else the tool's name for
+ * the first, numbered after it for the others.
+ */
+function outputName(task: TaskRecord, meta: ConverterFileMeta): string {
+  const { index, kind, name } = meta;
+  if (name !== undefined) return safeFilename(name);
   const first = outputFilename(task.tool, task.inputs[0]?.name ?? "file");
   if (index === 0) return first;
   const dot = first.lastIndexOf(".");
@@ -82,7 +86,7 @@ async function storeOutput(
   body: ReadableStream<Uint8Array> | Uint8Array,
 ): Promise<TaskOutput> {
   const key = outputKey(task.id, meta.index);
-  const filename = outputName(task, meta.index, meta.kind);
+  const filename = outputName(task, meta);
   const stored = await files.put(key, body, { httpMetadata: { contentType: FILE_KINDS[meta.kind].mime } });
   return { key, filename, size: stored.size, kind: meta.kind };
 }
@@ -107,7 +111,8 @@ export async function runJob(task: TaskRecord, deps: JobDeps, progress: Progress
       progress(JOB_PROGRESS.converting);
       const output = await runEdge({ ...task, tool }, inputs, progress);
       progress(JOB_PROGRESS.converted);
-      const meta = { index: 0, kind: TOOLS[tool].output.kind, size: output.bytes.length };
+      const kind = output.kind ?? TOOLS[tool].output.kind;
+      const meta: ConverterFileMeta = { index: 0, kind, size: output.bytes.length, name: output.name };
       return { outputs: [await storeOutput(deps.files, task, meta, output.bytes)], facts: output.facts };
     }
   }

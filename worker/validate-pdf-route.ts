@@ -40,14 +40,16 @@ export const validatePdfRoute: Handler<AppEnv> = async (c) => {
       },
     };
     const converter = createConverterClient(c.env);
-    const pages = await converter.inspectPdf(input).catch((error: unknown) => {
+    const inspected = await converter.inspectPdf(input).catch((error: unknown) => {
       // The PDF is in R2, so the request can be sent again: measured locally, a pooled connection
       // the converter closed while the upload was arriving failed one inspect in three.
       if (error instanceof AppError && error.code === "CONVERTER_UNAVAILABLE")
         return converter.inspectPdf(input);
       throw error;
     });
-    return c.json(validatePdfResponseSchema.parse({ total_pages: pages }));
+    return c.json(
+      validatePdfResponseSchema.parse({ total_pages: inspected.pages, repaired: inspected.repaired }),
+    );
   } finally {
     await sink.discard(upload.files);
   }

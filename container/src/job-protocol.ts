@@ -33,6 +33,7 @@ export interface OutputFile {
   readonly path: string;
   readonly kind: FileKind;
   readonly size: number;
+  readonly name?: string;
 }
 
 /**
@@ -41,7 +42,7 @@ export interface OutputFile {
  */
 export type TaskResult =
   | { readonly ok: true; readonly outputs: readonly OutputFile[]; readonly facts: JobFacts }
-  | { readonly ok: true; readonly pages: number }
+  | { readonly ok: true; readonly pages: number; readonly repaired: boolean }
   | { readonly ok: false; readonly error: ErrorBody; readonly detail?: string };
 
 export type RunnerMessage =

@@ -66,7 +66,10 @@ export async function jobResponse(id: string, start: JobStart, finished: () => v
       return;
     }
     for (const [index, output] of result.outputs.entries()) {
-      yield encodeFrame({ type: "file", index, kind: output.kind, size: output.size } satisfies OutputFrame);
+      const { kind, size, name } = output;
+      const frame: OutputFrame =
+        name === undefined ? { type: "file", index, kind, size } : { type: "file", index, kind, size, name };
+      yield encodeFrame(frame);
       for await (const chunk of createReadStream(output.path)) yield chunk as Uint8Array;
     }
     yield encodeFrame({ type: "done", facts: result.facts } satisfies OutputFrame);

@@ -33,8 +33,13 @@ async function runTool(task: ToolTask, id: number): Promise<TaskResult> {
   const output = await handler(inputs, task.options, progress);
   const path = join(task.dir, "out-0");
   await writeFile(path, output.bytes, { mode: 0o600 });
-  const kind = TOOLS[task.tool].output.kind;
-  return { ok: true, outputs: [{ path, kind, size: output.bytes.length }], facts: output.facts };
+  const kind = output.kind ?? TOOLS[task.tool].output.kind;
+  const file = { path, kind, size: output.bytes.length };
+  return {
+    ok: true,
+    outputs: [output.name === undefined ? file : { ...file, name: output.name }],
+    facts: output.facts,
+  };
 }
 
 function engineText(error: unknown): string {
@@ -44,8 +49,7 @@ function engineText(error: unknown): string {
 
 async function runTask(request: RunnerRequest): Promise<TaskResult> {
   try {
-    if (request.type === "inspect-pdf")
-      return { ok: true, pages: inspectPdf(await readFile(request.path)).pages };
+    if (request.type === "inspect-pdf") return { ok: true, ...inspectPdf(await readFile(request.path)) };
     return await runTool(request, request.id);
   } catch (error) {
     if (error instanceof AppError) {

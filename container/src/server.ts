@@ -16,6 +16,7 @@ import {
   CONVERTER_SECRET_HEADER,
   type ContainerToolId,
   type ErrorBody,
+  type InspectPdfResponse,
   jobRequestSchema,
   sniffFileKind,
 } from "../../contract/index.ts";
@@ -187,7 +188,7 @@ export function createConverterApp(
       const result = await run(id, "inspect-pdf", job.admission, task, received)(() => {});
       if (!result.ok) return errorResponse(result.error, id);
       if (!("pages" in result)) return errorResponse({ code: "INTERNAL", message: "No page count." }, id);
-      return c.json({ pages: result.pages });
+      return c.json({ pages: result.pages, repaired: result.repaired } satisfies InspectPdfResponse);
     } catch (error) {
       return failed(error, id, "inspect-pdf");
     } finally {

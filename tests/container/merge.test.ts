@@ -162,8 +162,8 @@ describe("mergePdfs", () => {
 
 describe("inspectPdf", () => {
   it("counts pages, repaired files included", () => {
-    expect(inspectPdf(textPdf("A", 7))).toEqual({ pages: 7 });
-    expect(inspectPdf(repairablePdf("R", 3))).toEqual({ pages: 3 });
+    expect(inspectPdf(textPdf("A", 7))).toEqual({ pages: 7, repaired: false });
+    expect(inspectPdf(repairablePdf("R", 3))).toEqual({ pages: 3, repaired: true });
   });
 
   it("gives the same codes as the merge", () => {

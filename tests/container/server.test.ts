@@ -97,7 +97,7 @@ describe("converter service", () => {
 
   it("inspects a PDF's page count, with the same error codes", async () => {
     const response = await postInspect(converter.url, textPdf("A", 4));
-    expect(await response.json()).toEqual({ pages: 4 });
+    expect(await response.json()).toEqual({ pages: 4, repaired: false });
     expect((await jobError(await postInspect(converter.url, encryptedPdf()))).error.code).toBe(
       "PDF_ENCRYPTED",
     );

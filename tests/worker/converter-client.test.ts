@@ -114,8 +114,8 @@ describe("converter client", () => {
     expect(percents.at(-1)).toBe(100);
     expect(percents).toEqual([...percents].sort((a, b) => a - b));
     expect(files.map((file) => [file.index, file.bytes.length === file.size])).toEqual([[0, true]]);
-    const pages = await client.inspectPdf(pdfInput(files[0]?.bytes ?? new Uint8Array()));
-    expect(inspectPdfResponseSchema.parse({ pages })).toEqual({ pages: 5 });
+    const inspected = await client.inspectPdf(pdfInput(files[0]?.bytes ?? new Uint8Array()));
+    expect(inspectPdfResponseSchema.parse(inspected)).toEqual({ pages: 5, repaired: false });
   });
 
   it("is refused by the converter with a wrong secret (ORIGIN_FORBIDDEN)", async () => {
