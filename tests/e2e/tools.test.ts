@@ -1,38 +1,11 @@
-import { readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
 import * as mupdf from "mupdf";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { LANGUAGE_CODES, TOOL_IDS, TOOLS } from "../../contract/index.ts";
 import { encryptedPdf, halfTransparentPng, pageTexts, textPdf } from "../container/fixtures.ts";
 import { launchChromium } from "./browser.ts";
-
-type Tree = { [key: string]: string | Tree };
-const ROOT = resolve(import.meta.dirname, "../..");
-
-/** The shared strings, or a tool's own namespace (tools/<id>/locales). */
-function localeFile(lang: string, namespace: string): string {
-  return namespace === "common"
-    ? join(ROOT, "locales", lang, "common.json")
-    : join(ROOT, "tools", namespace, "locales", `${lang}.json`);
-}
-
-/** A translated string ("key" or "namespace:key") from the locale files, with {{placeholders}} filled in. */
-function translator(lang: string) {
-  return (qualified: string, values: Record<string, string | number> = {}): string => {
-    const [namespace, key] = qualified.includes(":") ? qualified.split(":", 2) : ["common", qualified];
-    const tree = JSON.parse(readFileSync(localeFile(lang, namespace ?? "common"), "utf8")) as Tree;
-    const found = (key ?? "")
-      .split(".")
-      .reduce<string | Tree | undefined>(
-        (node, part) => (typeof node === "object" ? node[part] : undefined),
-        tree,
-      );
-    if (typeof found !== "string") throw new Error(`no ${lang} text for ${key}`);
-    return found.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(values[name] ?? ""));
-  };
-}
+import { downloadBytes, newPage as openPage, translator } from "./page-helpers.ts";
 
 let browser: Browser;
 const siteUrl = inject("siteUrl");
@@ -44,23 +17,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function newPage(): Promise<Page> {
-  const context = await browser.newContext({ acceptDownloads: true });
-  const page = await context.newPage();
-  page.on("pageerror", (error) => {
-    throw error;
-  });
-  return page;
-}
-
-async function downloadBytes(
-  page: Page,
-  click: () => Promise<void>,
-): Promise<{ name: string; bytes: Buffer }> {
-  const [download] = await Promise.all([page.waitForEvent("download"), click()]);
-  const path = await download.path();
-  return { name: download.suggestedFilename(), bytes: readFileSync(path) };
-}
+const newPage = () => openPage(browser);
 
 describe("Merge PDFs in English", () => {
   it("merges two PDFs in the chosen order and downloads the merged file", async () => {

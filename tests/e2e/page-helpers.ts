@@ -1,0 +1,49 @@
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { Browser, Page } from "playwright-core";
+
+type Tree = { [key: string]: string | Tree };
+const ROOT = resolve(import.meta.dirname, "../..");
+
+/** The shared strings, or a tool's own namespace (tools/<id>/locales). */
+function localeFile(lang: string, namespace: string): string {
+  return namespace === "common"
+    ? join(ROOT, "locales", lang, "common.json")
+    : join(ROOT, "tools", namespace, "locales", `${lang}.json`);
+}
+
+/** A translated string ("key" or "namespace:key") from the locale files, with {{placeholders}} filled in. */
+export function translator(lang: string) {
+  return (qualified: string, values: Record<string, string | number> = {}): string => {
+    const [namespace, key] = qualified.includes(":") ? qualified.split(":", 2) : ["common", qualified];
+    const tree = JSON.parse(readFileSync(localeFile(lang, namespace ?? "common"), "utf8")) as Tree;
+    const found = (key ?? "")
+      .split(".")
+      .reduce<string | Tree | undefined>(
+        (node, part) => (typeof node === "object" ? node[part] : undefined),
+        tree,
+      );
+    if (typeof found !== "string") throw new Error(`no ${lang} text for ${key}`);
+    return found.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(values[name] ?? ""));
+  };
+}
+
+/** A fresh page (own context, downloads accepted) that fails the test on any uncaught page error. */
+export async function newPage(browser: Browser): Promise<Page> {
+  const context = await browser.newContext({ acceptDownloads: true });
+  const page = await context.newPage();
+  page.on("pageerror", (error) => {
+    throw error;
+  });
+  return page;
+}
+
+/** The file a click downloads: its suggested name and bytes. */
+export async function downloadBytes(
+  page: Page,
+  click: () => Promise<void>,
+): Promise<{ name: string; bytes: Buffer }> {
+  const [download] = await Promise.all([page.waitForEvent("download"), click()]);
+  const path = await download.path();
+  return { name: download.suggestedFilename(), bytes: readFileSync(path) };
+}
