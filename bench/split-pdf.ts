@@ -97,7 +97,11 @@ function throughApi(client: BenchClient, bytes: Uint8Array, name: string, job: J
   return repeat(async () => {
     const fields = { split_mode: job.options.split_mode, pages_per_part: String(job.options.pages_per_part) };
     const form = taskForm("file", [{ name, bytes, type: "application/pdf" }], fields);
-    const run = await client.run(splitTool.endpoint.path, "pdf", form);
+    const run = await client.run(splitTool.endpoint.path, "pdf", form).catch((error: unknown) => {
+      // Said, then retried once: one refused upload should not lose the whole table.
+      console.log(`API run failed (${String(error).slice(0, 200)}), retrying once`);
+      return client.run(splitTool.endpoint.path, "pdf", form);
+    });
     const result = run.status.result;
     if (run.status.state !== "SUCCESS" || result === null)
       throw new Error(`API split failed: ${run.status.error}`);
