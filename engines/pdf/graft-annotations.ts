@@ -101,7 +101,7 @@ export function detachAnnotations(
 }
 
 /**
- * A merged document is a new document: the signatures of its sources no longer cover it, and a
+ * A merged or split document is a new document: the signatures of its sources no longer cover it, and a
  * signature value references the signed document itself (DocMDP /Reference → catalog), which a
  * graft would copy whole. The value goes; the field and its appearance stay, unsigned.
  */

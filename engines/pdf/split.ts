@@ -136,7 +136,7 @@ function keptOutline(topLevel: readonly OutlineNode[], isKept: (page: number) =>
   const pending = [...topLevel];
   for (let node = pending.pop(); node !== undefined; node = pending.pop()) {
     order.push(node);
-    pending.push(...node.children);
+    for (const child of node.children) pending.push(child);
   }
   const kept = new Map<OutlineNode, OutlineEntry>();
   for (let i = order.length - 1; i >= 0; i--) {

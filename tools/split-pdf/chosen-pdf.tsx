@@ -20,7 +20,7 @@ export function ChosenPdf({ file, analysis, problem, disabled, onRemove }: Chose
   let status: string | null = null;
   if (analysis.state === "analyzing") status = t("analyzing");
   if (analysis.state === "ready") {
-    status = t("pageCount", { count: analysis.pages, formattedCount: analysis.pages });
+    status = t("pageCount", { count: analysis.pages });
     if (analysis.repaired) status = `${status} · ${t("repaired")}`;
   }
   return (
