@@ -245,6 +245,12 @@ describe("splitPdf", () => {
     expect(first.findPage(0).get("Rotate").asNumber()).toBe(90);
     const box = (name: string) => first.findPage(1).get(name).toString();
     expect([box("CropBox"), box("MediaBox")]).toEqual(["[50 50 500 800]", "[0 0 595 842]"]);
+    // A rotation the page inherits from the page tree is written on the part's page.
+    const inherited = textPdfDocument("I", 2);
+    inherited.getTrailer().get("Root", "Pages").put("Rotate", 180);
+    for (const i of [0, 1]) inherited.findPage(i).delete("Rotate");
+    const single = await split(save(inherited), { page_ranges: "2" });
+    expect(single.parts[0]?.doc.findPage(0).get("Rotate").asNumber()).toBe(180);
   });
 
   it("copies a font its pages share once per part", async () => {
