@@ -111,6 +111,10 @@ describe("client bundle (vite build)", () => {
     const screens = chunks()
       .flatMap(relativeModules)
       .filter((path) => path.endsWith("/screen.tsx"));
-    expect(screens.sort()).toEqual(["tools/merge-pdf/screen.tsx", "tools/png-to-jpg/screen.tsx"]);
+    expect(screens.sort()).toEqual([
+      "tools/merge-pdf/screen.tsx",
+      "tools/pdf-to-jpg/screen.tsx",
+      "tools/png-to-jpg/screen.tsx",
+    ]);
   });
 });
