@@ -10,11 +10,12 @@ import sharp from "sharp";
 /** JPEG quality of the files made: the "medium" preset (spec §9), text without visible ringing. */
 export const JPEG_QUALITY = 85;
 /**
- * Most pixels one page may have: a pixmap costs 3 bytes a pixel in WASM memory and again in the
- * encoder's copy; 50 MP (A0 at 150 dpi, A2 at 300 dpi) stays well inside a job's memory.
- * Larger pages are drawn at the highest resolution that fits.
+ * Most pixels one page may have. A render thread measured ~15 bytes a pixel of its largest page at
+ * its peak (pixmap and draw buffers in WASM memory, which never shrinks, plus copies for the
+ * encoder awaiting garbage collection): 40 MP (A0 at 150 dpi, A2 at 300 dpi) peaks near 600 MB,
+ * inside a job's 1024 MB. Larger pages are drawn at the highest resolution that fits.
  */
-export const MAX_PAGE_PIXELS = 50_000_000;
+export const MAX_PAGE_PIXELS = 40_000_000;
 
 /** Scale from PDF points (1/72 inch) to pixels for `dpi`, lowered when the page would be too large. */
 export function pageScale(bounds: mupdf.Rect, dpi: number): { scale: number; reduced: boolean } {

@@ -19,10 +19,13 @@ const WORKER_SCRIPT = new URL("./render-worker.ts", import.meta.url);
  * default, container/src/limits.ts) beside the runner's own ~130 MB and the collected JPEGs.
  */
 const THREAD_MEMORY_BUDGET = 448 * 1024 * 1024;
-/** Measured: a worker thread with MuPDF loaded and a small document open holds ~45 MB. */
-const THREAD_BASE_BYTES = 48 * 1024 * 1024;
-/** Per pixel of the largest page: the pixmap in WASM memory, its copy for sharp, libvips' buffers. */
-const BYTES_PER_PIXEL = 8;
+/**
+ * What one more render thread costs, measured (peak resident, 12 Letter pages): +76 MB at 150 dpi
+ * (2.1 MP pages), +190 MB at 300 dpi (8.4 MP): ~64 MB for the thread and its MuPDF instance, and
+ * ~15 bytes per pixel of the largest page (see MAX_PAGE_PIXELS).
+ */
+const THREAD_BASE_BYTES = 64 * 1024 * 1024;
+const BYTES_PER_PIXEL = 15;
 
 const idle: Worker[] = [];
 let nextJobId = 1;
