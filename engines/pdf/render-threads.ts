@@ -120,7 +120,7 @@ function copyToShared(bytes: Uint8Array): Uint8Array {
 
 function takeWorker(): Worker {
   const worker = idle.pop() ?? new Worker(WORKER_SCRIPT);
-  worker.removeAllListeners("exit");
+  worker.removeAllListeners("exit").removeAllListeners("error");
   worker.ref();
   return worker;
 }
@@ -130,7 +130,9 @@ function giveBack(worker: Worker): void {
     void worker.terminate();
     return;
   }
-  // A worker that dies while idle is dropped from the pool.
+  // A worker that fails or dies while idle is dropped from the pool (an unheard error event
+  // would be thrown in this thread).
+  worker.once("error", () => void worker.terminate());
   worker.once("exit", () => idle.splice(idle.indexOf(worker) >>> 0, 1));
   worker.unref();
   idle.push(worker);
