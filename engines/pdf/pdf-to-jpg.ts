@@ -11,6 +11,7 @@ import { type ZipEntry, zipFiles } from "../zip.ts";
 import { extractImages } from "./extract-images.ts";
 import { openPdf, wasRepaired } from "./open-pdf.ts";
 import { selectPageRanges } from "./page-selection.ts";
+import { setPageTreeCache, wantsPageTreeCache } from "./render-page.ts";
 import { pagePixels, renderPages, renderThreadCount } from "./render-threads.ts";
 
 /**
@@ -51,6 +52,8 @@ async function convertMode(
   const pageCount = doc.countPages();
   const pages = pagesOf(selectPageRanges(options.page_ranges, pageCount));
   const indexes = pages.map((page) => page - 1);
+  const pageTreeCache = wantsPageTreeCache(new Set(indexes).size, pageCount);
+  setPageTreeCache(doc, pageTreeCache);
   const pixels = pagePixels(doc, indexes, options.dpi);
   let total = 0;
   for (const index of indexes) total += pixels.get(index) ?? 0;
@@ -63,8 +66,12 @@ async function convertMode(
   }
   const largest = Math.max(...pixels.values());
   const threads = renderThreadCount(pages.length, largest, input.bytes.byteLength);
-  const rendered = await renderPages(doc, input.bytes, indexes, { dpi: options.dpi, threads }, (done) =>
-    progress((done / pages.length) * 100),
+  const rendered = await renderPages(
+    doc,
+    input.bytes,
+    indexes,
+    { dpi: options.dpi, threads, pageTreeCache },
+    (done) => progress((done / pages.length) * 100),
   );
   const reduced = rendered.filter((page) => page.reduced).length;
   const facts: JobFacts = {

@@ -86,6 +86,23 @@ export interface PageQueue {
   /** Next position of `pages` to take (Atomics on shared memory). */
   readonly next: Int32Array;
   readonly dpi: number;
+  /** See wantsPageTreeCache. */
+  readonly pageTreeCache: boolean;
+}
+
+/**
+ * Whether to index the whole page tree before finding pages: worth it when many of the document's
+ * pages are drawn. Measured on a 2415-page manual: the index takes 440–700 ms (in every thread),
+ * after which a page is found in ~0.4 ms; without it the first page is found in 4 ms and the next
+ * in ~2 ms each.
+ */
+export function wantsPageTreeCache(selectedPages: number, documentPages: number): boolean {
+  return selectedPages * 5 > documentPages;
+}
+
+/** Applies the choice of wantsPageTreeCache to `doc` (before any page is loaded). */
+export function setPageTreeCache(doc: mupdf.Document, enabled: boolean): void {
+  doc.asPDF()?.setPageTreeCache(enabled);
 }
 
 /** Takes positions from the job's queue and renders them; `onPage` receives each page in turn. */

@@ -74,7 +74,7 @@ export async function renderPages(
   doc: mupdf.Document,
   bytes: Uint8Array,
   pageIndexes: readonly number[],
-  options: { readonly dpi: number; readonly threads: number },
+  options: { readonly dpi: number; readonly threads: number; readonly pageTreeCache: boolean },
   onPage: (done: number) => void,
 ): Promise<RenderedPage[]> {
   const results: RenderedPage[] = new Array(pageIndexes.length);
@@ -85,7 +85,12 @@ export async function renderPages(
     onPage(done);
   };
   const shared = (length: number) => new Int32Array(new SharedArrayBuffer(length * 4));
-  const queue: PageQueue = { pages: shared(pageIndexes.length), next: shared(1), dpi: options.dpi };
+  const queue: PageQueue = {
+    pages: shared(pageIndexes.length),
+    next: shared(1),
+    dpi: options.dpi,
+    pageTreeCache: options.pageTreeCache,
+  };
   queue.pages.set(pageIndexes);
   const workers = Array.from({ length: options.threads - 1 }, takeWorker);
   const sharedBytes = workers.length === 0 ? bytes : copyToShared(bytes);

@@ -6,7 +6,7 @@
  */
 import { parentPort } from "node:worker_threads";
 import * as mupdf from "mupdf";
-import { drainQueue, type PageQueue, type RenderedPage } from "./render-page.ts";
+import { drainQueue, type PageQueue, type RenderedPage, setPageTreeCache } from "./render-page.ts";
 
 // Dropped as in open-pdf.ts: MuPDF's messages can quote document content.
 mupdf.setLog({ warning: () => {}, error: () => {} });
@@ -27,6 +27,7 @@ async function run(job: RenderJob): Promise<void> {
   if (port === null) return;
   const doc = mupdf.Document.openDocument(job.bytes, "application/pdf");
   try {
+    setPageTreeCache(doc, job.pageTreeCache);
     await drainQueue(doc, job, (position, page) => {
       const reply: RenderReply = { type: "page", id: job.id, position, ...page };
       port.postMessage(reply);

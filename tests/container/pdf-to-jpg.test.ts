@@ -208,8 +208,14 @@ describe("pdfToJpg convert-pages", () => {
     const pdf = textPdf("Threads", 6);
     const doc = new mupdf.PDFDocument(pdf);
     const indexes = [5, 0, 3, 1, 4, 2];
-    const one = await renderPages(doc, pdf, indexes, { dpi: 72, threads: 1 }, () => {});
-    const three = await renderPages(doc, pdf, indexes, { dpi: 72, threads: 3 }, () => {});
+    const one = await renderPages(doc, pdf, indexes, { dpi: 72, threads: 1, pageTreeCache: true }, () => {});
+    const three = await renderPages(
+      doc,
+      pdf,
+      indexes,
+      { dpi: 72, threads: 3, pageTreeCache: false },
+      () => {},
+    );
     expect(three.map((page) => Buffer.from(page.jpeg).toString("base64"))).toEqual(
       one.map((page) => Buffer.from(page.jpeg).toString("base64")),
     );
