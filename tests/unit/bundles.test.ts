@@ -113,6 +113,7 @@ describe("client bundle (vite build)", () => {
       .filter((path) => path.endsWith("/screen.tsx"));
     expect(screens.sort()).toEqual([
       "tools/merge-pdf/screen.tsx",
+      "tools/pdf-to-jpg/screen.tsx",
       "tools/png-to-jpg/screen.tsx",
       "tools/split-pdf/screen.tsx",
     ]);
