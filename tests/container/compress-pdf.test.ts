@@ -9,6 +9,7 @@ import { AppError } from "../../contract/index.ts";
 import { compressPdf } from "../../engines/pdf/compress.ts";
 import type { CompressionLevelName } from "../../engines/pdf/compress-levels.ts";
 import { ssim } from "../support/ssim.ts";
+import { engineFailure } from "./engine-failure.ts";
 import {
   encryptedPdf,
   flatOutline,
@@ -128,15 +129,6 @@ function imageDictionaries(doc: mupdf.PDFDocument): mupdf.PDFObject[] {
   return images;
 }
 
-async function failure(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
-}
-
 describe("compressPdf", () => {
   const input = photoPdf();
 
@@ -196,7 +188,7 @@ describe("compressPdf", () => {
   });
 
   it("refuses a password-protected PDF", async () => {
-    const error = await failure(compress(encryptedPdf()));
+    const error = await engineFailure(compress(encryptedPdf()));
     expect(error.code).toBe("PDF_ENCRYPTED");
     expect(error.context).toEqual({ file_index: 0 });
   });

@@ -1,19 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { API_PATHS, FILE_KINDS, TOOLS, validatePdfResponseSchema } from "../../contract/index.ts";
+import { FILE_KINDS, TOOLS } from "../../contract/index.ts";
 import { ApiClient, errorOf, form } from "./api-client.ts";
 import { makePdf, startsWithPdfHeader } from "./fixtures.ts";
 
 const compressPath = TOOLS["compress-pdf"].endpoint.path;
-
-async function pageCount(client: ApiClient, pdf: Uint8Array): Promise<number> {
-  const response = await client.send(
-    "POST",
-    API_PATHS.validatePdf,
-    form("file", [{ name: "x.pdf", bytes: pdf }]),
-  );
-  expect(response.status).toBe(200);
-  return validatePdfResponseSchema.parse(await response.json()).total_pages;
-}
 
 describe("compress PDF through the real converter", () => {
   // Uncompressed page contents: the lossless re-save alone makes this file smaller.
@@ -33,7 +23,7 @@ describe("compress PDF through the real converter", () => {
     const bytes = new Uint8Array(await response.arrayBuffer());
     expect(startsWithPdfHeader(bytes)).toBe(true);
     expect(bytes.byteLength).toBeLessThan(input.byteLength);
-    expect(await pageCount(client, bytes)).toBe(40);
+    expect(await client.pageCount(bytes)).toBe(40);
   });
 
   it("runs as a task with a quality field for the screen, with sizes and facts", async () => {

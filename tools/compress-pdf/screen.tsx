@@ -1,10 +1,11 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { ChoiceGroup } from "../../client/src/components/tool/choice-group";
 import { FileDropzone } from "../../client/src/components/tool/file-dropzone";
-import { ResultPanel } from "../../client/src/components/tool/result-panel";
-import { TaskProgress } from "../../client/src/components/tool/task-progress";
+import { documentFacts, ResultPanel } from "../../client/src/components/tool/result-panel";
+import { TaskActions } from "../../client/src/components/tool/task-actions";
 import { ToolShell } from "../../client/src/components/tool/tool-shell";
-import { downloadResult, useToolTask } from "../../client/src/components/tool/use-tool-task";
+import { finishedTaskActions, useToolTask } from "../../client/src/components/tool/use-tool-task";
 import { SizeComparison } from "../../client/src/features/image-converter/size-comparison";
 import { formatFileSize } from "../../client/src/lib/format/file-size";
 import { showApiError, showErrorMessage } from "../../client/src/lib/show-error";
@@ -43,12 +44,9 @@ export default function CompressPdfPage() {
   };
 
   if (phase.name === "done") {
-    const { pages, already_optimized: alreadyOptimized } = phase.result.facts;
+    const { already_optimized: alreadyOptimized } = phase.result.facts;
     const facts = [
-      { id: "name", label: t("result.fileName"), value: phase.result.filename },
-      ...(typeof pages === "number"
-        ? [{ id: "pages", label: t("result.pages"), value: new Intl.NumberFormat(language).format(pages) }]
-        : []),
+      ...documentFacts(phase.result, shared, language),
       { id: "level", label: t("levelLabel"), value: t(`levels.${level}.label`) },
     ];
     return (
@@ -58,10 +56,7 @@ export default function CompressPdfPage() {
           facts={facts}
           downloadLabel={t("result.download")}
           anotherLabel={t("another")}
-          expiresAt={phase.expiresAt}
-          deleting={phase.deleting}
-          onDownload={() => downloadResult(phase.result)}
-          onDelete={() => void task.deleteNow().then((deleted) => deleted && setFile(null))}
+          {...finishedTaskActions(task, phase, () => setFile(null))}
           onAnother={startOver}
         >
           {alreadyOptimized === true ? (
@@ -92,40 +87,29 @@ export default function CompressPdfPage() {
         ) : (
           <FileDropzone limits={tool.input} disabled={busy} onAccept={(files) => setFile(files[0] ?? null)} />
         )}
-        <fieldset className="segmented" disabled={busy}>
-          <legend className="segmented__legend">{t("levelLabel")}</legend>
-          <div className="segmented__options">
-            {LEVELS.map((choice) => (
-              <label key={choice} className="segmented__option">
-                <input
-                  type="radio"
-                  name="quality"
-                  value={choice}
-                  checked={level === choice}
-                  onChange={() => setLevel(choice)}
-                />
-                <span className="segmented__text">
-                  <span className="segmented__label">{t(`levels.${choice}.label`)}</span>
-                  <span className="segmented__hint">{t(`levels.${choice}.hint`)}</span>
-                </span>
-              </label>
-            ))}
-          </div>
+        <ChoiceGroup
+          legend={t("levelLabel")}
+          name="quality"
+          choices={LEVELS.map((choice) => ({
+            value: choice,
+            label: t(`levels.${choice}.label`),
+            hint: t(`levels.${choice}.hint`),
+          }))}
+          value={level}
+          disabled={busy}
+          onChange={setLevel}
+        >
           <p className="compress-pdf__note">{t("keeps")}</p>
-        </fieldset>
-        <div className="tool-actions">
-          <TaskProgress phase={phase} />
-          <button
-            type="button"
-            className="button button--primary button--large"
-            disabled={busy || file === null}
-            aria-busy={busy}
-            onClick={compress}
-            data-testid="compress-button"
-          >
-            {busy ? t("compressing") : t("compress")}
-          </button>
-        </div>
+        </ChoiceGroup>
+        <TaskActions
+          phase={phase}
+          busy={busy}
+          disabled={file === null}
+          label={t("compress")}
+          busyLabel={t("compressing")}
+          onStart={compress}
+          testId="compress-button"
+        />
       </div>
     </ToolShell>
   );
