@@ -1,4 +1,4 @@
-import { zlibSync } from "fflate";
+import { deflateSync } from "node:zlib";
 import * as mupdf from "mupdf";
 import sharp from "sharp";
 import { ImageUse } from "./compress-image-use.ts";
@@ -237,7 +237,7 @@ async function recompressImage(
   if (photo) {
     stream = await pipeline.jpeg({ quality: level.jpegQuality, mozjpeg: true }).toBuffer();
   } else {
-    stream = zlibSync(await pipeline.raw().toBuffer(), { level: 9 });
+    stream = deflateSync(await pipeline.raw().toBuffer(), { level: 9, memLevel: 9 });
   }
   if (stream.length > before * (1 - MIN_SAVING)) return null;
   object.writeRawStream(stream);

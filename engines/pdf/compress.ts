@@ -1,10 +1,12 @@
 import type * as mupdf from "mupdf";
 import { AppError, type JobFacts } from "../../contract/index.ts";
 import type { EngineHandler } from "../types.ts";
+import { mergeDuplicateStreams } from "./compress-duplicates.ts";
 import { subsetFonts } from "./compress-fonts.ts";
 import { recompressImages } from "./compress-images.ts";
 import { COMPRESSION_LEVELS, type CompressionLevelName } from "./compress-levels.ts";
 import { removePrivateData } from "./compress-private-data.ts";
+import { redeflateStreams } from "./compress-streams.ts";
 import { isOutOfMemory, openPdf, wasRepaired } from "./open-pdf.ts";
 
 /**
@@ -38,11 +40,13 @@ export const compressPdf: EngineHandler<{ quality: CompressionLevelName }> = asy
     const pages = pdf.countPages();
     const repaired = wasRepaired(pdf);
     const privateData = removePrivateData(pdf);
+    const duplicates = mergeDuplicateStreams(pdf);
     const fontsSubset = trySubsetFonts(pdf);
     progress(FONTS_DONE);
     const images = await recompressImages(pdf, level, (share) =>
       progress(Math.round(FONTS_DONE + share * (IMAGES_DONE - FONTS_DONE))),
     );
+    redeflateStreams(pdf);
     const saved = save(pdf);
     progress(100);
     const smaller = saved.length < input.bytes.length;
@@ -56,6 +60,7 @@ export const compressPdf: EngineHandler<{ quality: CompressionLevelName }> = asy
       images_downsampled: smaller ? images.downsampled : 0,
       fonts_subset: smaller && fontsSubset,
       private_data_removed: smaller ? privateData : 0,
+      duplicates_merged: smaller ? duplicates : 0,
       already_optimized: !smaller,
       ...(repaired ? { repaired: true } : {}),
     };

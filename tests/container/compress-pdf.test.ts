@@ -168,6 +168,31 @@ describe("compressPdf", () => {
     expect(scan?.get("Filter").toString()).not.toBe("/DCTDecode");
   });
 
+  it("merges byte-identical images into one object", async () => {
+    const doc = textPdfDocument("Twins", 2);
+    const pixels = photoPixels(64, 48);
+    for (let index = 0; index < 2; index++) {
+      const image = doc.addStream(pixels, {
+        Type: "XObject",
+        Subtype: "Image",
+        Width: 64,
+        Height: 48,
+        ColorSpace: "DeviceRGB",
+        BitsPerComponent: 8,
+      });
+      const page = doc.findPage(index);
+      page.get("Resources").put("XObject", doc.newDictionary());
+      page.get("Resources", "XObject").put("Logo", image);
+      const contents = page.get("Contents");
+      contents.writeStream(`q 64 0 0 48 72 500 cm /Logo Do Q ${contents.readStream().asString()}`);
+    }
+    const twins = save(doc, "compress");
+    const { bytes, facts } = await compress(twins);
+    expect(facts.duplicates_merged).toBe(1);
+    expect(imageDictionaries(openPdf(bytes))).toHaveLength(1);
+    expect(pageTexts(openPdf(bytes))).toEqual(pageTexts(openPdf(twins)));
+  });
+
   it("makes smaller files at lower levels", async () => {
     const sizes = [];
     for (const level of ["high", "medium", "low"] as const)
