@@ -168,6 +168,35 @@ describe("compressPdf", () => {
     expect(scan?.get("Filter").toString()).not.toBe("/DCTDecode");
   });
 
+  it("subsets the fonts pages use, but keeps whole the font form fields are filled with", async () => {
+    const doc = new mupdf.PDFDocument();
+    const times = new mupdf.Font("Times-Roman");
+    const helvetica = new mupdf.Font("Helvetica");
+    const glyphs = (font: mupdf.Font, text: string) =>
+      [...text].map((c) => font.encodeCharacter(c).toString(16).padStart(4, "0")).join("");
+    const resources = doc.addObject({ Font: { Body: doc.addFont(times), Form: doc.addFont(helvetica) } });
+    const contents = `BT /Body 24 Tf 72 720 Td <${glyphs(times, "Hello")}> Tj ET BT /Form 24 Tf 72 680 Td <${glyphs(helvetica, "World")}> Tj ET`;
+    doc.insertPage(-1, doc.addPage([0, 0, 595, 842], 0, resources, contents));
+    const form = doc.newDictionary();
+    form.put("Fields", doc.newArray());
+    form.put("DA", doc.newString("/Form 12 Tf 0 g"));
+    form.put("DR", doc.addObject({ Font: { Form: resources.get("Font", "Form") } }));
+    doc.getTrailer().get("Root").put("AcroForm", form);
+    const input = save(doc, "compress");
+    const fontBytes = (pdf: mupdf.PDFDocument, name: string) =>
+      pdf
+        .findPage(0)
+        .get("Resources", "Font", name, "DescendantFonts", 0, "FontDescriptor", "FontFile3")
+        .readStream()
+        .getLength();
+    const { bytes, facts } = await compress(input);
+    expect(facts.fonts_subset).toBe(true);
+    const [before, after] = [openPdf(input), openPdf(bytes)];
+    expect(fontBytes(after, "Body")).toBeLessThan(fontBytes(before, "Body") / 2);
+    expect(fontBytes(after, "Form")).toBe(fontBytes(before, "Form"));
+    expect(pageTexts(after)).toEqual(pageTexts(before));
+  });
+
   it("merges byte-identical images into one object", async () => {
     const doc = textPdfDocument("Twins", 2);
     const pixels = photoPixels(64, 48);
