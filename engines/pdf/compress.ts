@@ -6,6 +6,7 @@ import { subsetFonts } from "./compress-fonts.ts";
 import { recompressImages } from "./compress-images.ts";
 import { COMPRESSION_LEVELS, type CompressionLevelName } from "./compress-levels.ts";
 import { removePrivateData } from "./compress-private-data.ts";
+import { removeUnusedResources } from "./compress-resources.ts";
 import { redeflateStreams } from "./compress-streams.ts";
 import { isOutOfMemory, openPdf, wasRepaired } from "./open-pdf.ts";
 
@@ -40,6 +41,7 @@ export const compressPdf: EngineHandler<{ quality: CompressionLevelName }> = asy
     const pages = pdf.countPages();
     const repaired = wasRepaired(pdf);
     const privateData = removePrivateData(pdf);
+    const unusedResources = removeUnusedResources(pdf);
     const duplicates = mergeDuplicateStreams(pdf);
     const fontsSubset = trySubsetFonts(pdf);
     progress(FONTS_DONE);
@@ -61,6 +63,7 @@ export const compressPdf: EngineHandler<{ quality: CompressionLevelName }> = asy
       fonts_subset: smaller && fontsSubset,
       private_data_removed: smaller ? privateData : 0,
       duplicates_merged: smaller ? duplicates : 0,
+      unused_resources_removed: smaller ? unusedResources : 0,
       already_optimized: !smaller,
       ...(repaired ? { repaired: true } : {}),
     };

@@ -197,6 +197,29 @@ describe("compressPdf", () => {
     expect(pageTexts(after)).toEqual(pageTexts(before));
   });
 
+  it("drops resources no content names and keeps those it does", async () => {
+    const doc = textPdfDocument("Unused", 1);
+    const page = doc.findPage(0);
+    const image = doc.addStream(photoPixels(300, 200), {
+      Type: "XObject",
+      Subtype: "Image",
+      Width: 300,
+      Height: 200,
+      ColorSpace: "DeviceRGB",
+      BitsPerComponent: 8,
+    });
+    page.get("Resources").put("XObject", doc.newDictionary());
+    page.get("Resources", "XObject").put("Spare", image);
+    const input = save(doc, "compress");
+    const { bytes, facts } = await compress(input);
+    expect(facts.unused_resources_removed).toBe(1);
+    const after = openPdf(bytes);
+    expect(imageDictionaries(after)).toHaveLength(0);
+    expect(after.findPage(0).get("Resources", "Font", "F1").isNull()).toBe(false);
+    expect(pageTexts(after)).toEqual(pageTexts(openPdf(input)));
+    expect(pageOneSsim(input, bytes)).toBeGreaterThanOrEqual(0.99);
+  });
+
   it("merges byte-identical images into one object", async () => {
     const doc = textPdfDocument("Twins", 2);
     const pixels = photoPixels(64, 48);
