@@ -56,7 +56,11 @@ function editableStreams(pdf: mupdf.PDFDocument): Set<number> {
   const streams = new Set<number>();
   const add = (object: mupdf.PDFObject) => {
     if (object.isIndirect()) streams.add(object.asIndirect());
-    else if (object.isArray() || object.isDictionary()) object.forEach((item) => add(item));
+    else if (object.isArray() || object.isDictionary()) {
+      object.forEach((item) => {
+        add(item);
+      });
+    }
   };
   const pages = pdf.countPages();
   for (let index = 0; index < pages; index++) {
@@ -68,7 +72,9 @@ function editableStreams(pdf: mupdf.PDFDocument): Set<number> {
       const appearances = annotations.get(i).get("AP");
       if (!appearances.isDictionary()) continue;
       // Each of N, D, R is a stream, or a dictionary of streams by state (checkboxes, radio buttons).
-      appearances.forEach((appearance) => add(appearance));
+      appearances.forEach((appearance) => {
+        add(appearance);
+      });
     }
   }
   return streams;

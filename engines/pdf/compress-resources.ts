@@ -96,7 +96,9 @@ function collectHolders(pdf: mupdf.PDFDocument): Holder[] | null {
         object.get("Subtype").asName() === "Type3"
       ) {
         const glyphs: mupdf.PDFObject[] = [];
-        object.get("CharProcs").forEach((glyph) => glyphs.push(glyph));
+        object.get("CharProcs").forEach((glyph) => {
+          glyphs.push(glyph);
+        });
         const resources = object.get("Resources");
         // Type 3 glyphs without resources of their own use those of the page: keep everything.
         if (resources.isNull()) return null;

@@ -12,11 +12,12 @@ import { isOutOfMemory, openPdf, wasRepaired } from "./open-pdf.ts";
 
 /**
  * Lossless structure: unused objects dropped and renumbered, uncompressed streams (fonts and
- * images included) deflated, small objects packed into object streams. `garbage=deduplicate` is
- * avoided: it ran over 2 minutes on a 59k-object manual. (`decompress` to deflate every stream
- * again undid the font subsetting on some files and gained under 1 % on the rest.)
+ * images included) deflated, small objects packed into object streams, new streams deflated at
+ * the highest effort. `garbage=deduplicate` is avoided: it ran over 2 minutes on a 59k-object
+ * manual (compress-duplicates.ts merges copies by hash instead). `decompress` to deflate every
+ * stream again undid the font subsetting on some files (compress-streams.ts does it instead).
  */
-const SAVE_OPTIONS = "garbage=compact,compress,compress-fonts,compress-images,objstms";
+const SAVE_OPTIONS = "garbage=compact,compress,compress-fonts,compress-images,objstms,compression-effort=100";
 
 /** Progress scale: open and fonts, then images, then the save. */
 const FONTS_DONE = 10;
