@@ -183,7 +183,11 @@ async function main() {
   const totals = new Map(
     names.map((name) => [name, { out: 0, ratios: 0, minSsim: 1, larger: 0, fieldsLost: 0, ms: 0 }]),
   );
+  // The same over the files our engine opens (no output exists for the ones it refuses).
+  const opened = new Map(names.map((name) => [name, { out: 0, ratios: 0 }]));
   let totalIn = 0;
+  let openedIn = 0;
+  let openedFiles = 0;
   const refused: string[] = [];
   console.log(
     `${"file".padEnd(36)}${pad("KB", 8)}${names.map((name) => pad(name, 13)).join("")}   SSIM low/med/high/gs   fields in→med/gs`,
@@ -213,7 +217,18 @@ async function main() {
       runs.set("qpdf", external("qpdf", qpdfArgs, input, outPath, original));
     }
     const medium = runs.get("ours medium");
-    if (medium && medium.note !== "" && medium.note !== "kept") refused.push(`${name} (${medium.note})`);
+    const isRefused = medium !== undefined && medium.note !== "" && medium.note !== "kept";
+    if (isRefused) refused.push(`${name} (${medium.note})`);
+    if (!isRefused) {
+      openedIn += input.length;
+      openedFiles++;
+      for (const [tool, run] of runs) {
+        const total = opened.get(tool);
+        if (!total) continue;
+        total.out += run.bytes;
+        total.ratios += run.bytes / input.length;
+      }
+    }
     totalIn += input.length;
     const fieldsIn = formFields(input);
     for (const [tool, run] of runs) {
@@ -248,6 +263,13 @@ async function main() {
     if (total.ms === 0) continue;
     console.log(
       `${tool.padEnd(14)}${pad((total.ratios / files.length).toFixed(3), 12)}${pad(ratio(total.out, totalIn), 13)}${pad(total.minSsim.toFixed(3), 10)}${pad(String(total.larger), 8)}${pad(String(total.fieldsLost), 12)}${pad((total.ms / 1000 / mb).toFixed(3), 8)}`,
+    );
+  }
+  console.log(`\nover the ${openedFiles} files ours opens:`);
+  for (const [tool, total] of opened) {
+    if ((totals.get(tool)?.ms ?? 0) === 0) continue;
+    console.log(
+      `${tool.padEnd(14)}${pad((total.ratios / openedFiles).toFixed(3), 12)}${pad(ratio(total.out, openedIn), 13)}`,
     );
   }
   const gs = totals.get("gs ebook");
