@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { AppError } from "../../contract/index.ts";
 import { inspectPdf } from "../../engines/pdf/inspect.ts";
 import { mergePdfs } from "../../engines/pdf/merge.ts";
-import { failure } from "./app-error.ts";
+import { engineFailure } from "./engine-failure.ts";
 import {
   countPageObjects,
   emptyPdf,
@@ -128,17 +128,17 @@ describe("mergePdfs", () => {
   });
 
   it("refuses a password-protected PDF, naming its position", async () => {
-    const error = await failure(merge(["a.pdf", textPdf("A", 1)], ["locked.pdf", encryptedPdf()]));
+    const error = await engineFailure(merge(["a.pdf", textPdf("A", 1)], ["locked.pdf", encryptedPdf()]));
     expect(error.toBody()).toMatchObject({ code: "PDF_ENCRYPTED", context: { file_index: 1 } });
   });
 
   it("refuses an irreparable PDF as damaged, naming its position", async () => {
-    const error = await failure(merge(["bad.pdf", irreparablePdf()], ["a.pdf", textPdf("A", 1)]));
+    const error = await engineFailure(merge(["bad.pdf", irreparablePdf()], ["a.pdf", textPdf("A", 1)]));
     expect(error.toBody()).toMatchObject({ code: "PDF_DAMAGED", context: { file_index: 0 } });
   });
 
   it("refuses a PDF without pages", async () => {
-    const error = await failure(
+    const error = await engineFailure(
       merge(["a.pdf", textPdf("A", 1)], ["b.pdf", textPdf("B", 1)], ["e.pdf", emptyPdf()]),
     );
     expect(error.toBody()).toMatchObject({ code: "PDF_NO_PAGES", context: { file_index: 2 } });

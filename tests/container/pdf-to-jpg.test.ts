@@ -4,11 +4,11 @@ import { unzipSync } from "fflate";
 import * as mupdf from "mupdf";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { AppError } from "../../contract/index.ts";
 import type { PdfToJpgOptions } from "../../engines/pdf/pdf-to-jpg.ts";
 import { pdfToJpg } from "../../engines/pdf/pdf-to-jpg.ts";
 import { renderPages } from "../../engines/pdf/render-threads.ts";
 import { ssim } from "../support/ssim.ts";
+import { engineFailure } from "./engine-failure.ts";
 import { encryptedPdf, irreparablePdf, pdfInput, save, textPdf } from "./fixtures.ts";
 
 const corpus = fileURLToPath(new URL("../../../shared/corpus/pdf/", import.meta.url));
@@ -30,15 +30,6 @@ async function run(bytes: Uint8Array, options: PdfToJpgOptions, name = "report.p
 function files(output: { bytes: Uint8Array; kind?: string; name?: string }): [string, Uint8Array][] {
   if (output.kind === "jpeg") return [[output.name ?? "", output.bytes]];
   return Object.entries(unzipSync(output.bytes));
-}
-
-async function failure(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
 }
 
 /** Pages of different widths (100 + 50 × index points), each with a black bar on white. */
@@ -222,17 +213,17 @@ describe("pdfToJpg convert-pages", () => {
   });
 
   it("refuses page ranges that do not fit, with the spec's message key and values", async () => {
-    const error = await failure(run(textPdf("Ranges", 3), convert(150, "2-7")));
+    const error = await engineFailure(run(textPdf("Ranges", 3), convert(150, "2-7")));
     expect(error.code).toBe("INVALID_OPTIONS");
     expect(error.context).toMatchObject({ page_ranges_error: "invalidRange", range: "2-7", pages: 3 });
-    const page = await failure(run(textPdf("Ranges", 3), convert(150, "9")));
+    const page = await engineFailure(run(textPdf("Ranges", 3), convert(150, "9")));
     expect(page.context).toMatchObject({ page_ranges_error: "invalidPage", page: "9", pages: 3 });
   });
 
   it("refuses encrypted and damaged PDFs by their code", async () => {
-    expect((await failure(run(encryptedPdf(), convert()))).code).toBe("PDF_ENCRYPTED");
-    expect((await failure(run(irreparablePdf(), convert()))).code).toBe("PDF_DAMAGED");
-    expect((await failure(run(encryptedPdf(), extract))).code).toBe("PDF_ENCRYPTED");
+    expect((await engineFailure(run(encryptedPdf(), convert()))).code).toBe("PDF_ENCRYPTED");
+    expect((await engineFailure(run(irreparablePdf(), convert()))).code).toBe("PDF_DAMAGED");
+    expect((await engineFailure(run(encryptedPdf(), extract))).code).toBe("PDF_ENCRYPTED");
   });
 });
 
@@ -281,7 +272,7 @@ describe("pdfToJpg extract-images", () => {
   });
 
   it("says when a PDF has no image to extract", async () => {
-    const error = await failure(run(textPdf("Text only", 2), extract));
+    const error = await engineFailure(run(textPdf("Text only", 2), extract));
     expect(error.code).toBe("PDF_NO_IMAGES");
   });
 

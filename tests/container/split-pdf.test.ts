@@ -3,7 +3,7 @@ import type * as mupdf from "mupdf";
 import { describe, expect, it } from "vitest";
 import { splitPdf } from "../../engines/pdf/split.ts";
 import type { SplitOptions } from "../../engines/pdf/split-parts.ts";
-import { failure } from "./app-error.ts";
+import { engineFailure } from "./engine-failure.ts";
 import {
   countPageObjects,
   encryptedPdf,
@@ -273,15 +273,15 @@ describe("splitPdf", () => {
       ["11", { page_ranges_error: "invalidPage", page: "11", pages: 10 }],
     ];
     for (const [ranges, context] of cases) {
-      const error = await failure(split(textPdf("X", 10), { page_ranges: ranges }));
+      const error = await engineFailure(split(textPdf("X", 10), { page_ranges: ranges }));
       expect(error.toBody()).toMatchObject({ code: "INVALID_OPTIONS", context });
     }
   });
 
   it("refuses encrypted and damaged PDFs, and splits a repaired one saying so", async () => {
-    const locked = await failure(split(encryptedPdf(), { split_mode: "every-page" }));
+    const locked = await engineFailure(split(encryptedPdf(), { split_mode: "every-page" }));
     expect(locked.toBody()).toMatchObject({ code: "PDF_ENCRYPTED", context: { file_index: 0 } });
-    const damaged = await failure(split(irreparablePdf(), { split_mode: "every-page" }));
+    const damaged = await engineFailure(split(irreparablePdf(), { split_mode: "every-page" }));
     expect(damaged.toBody()).toMatchObject({ code: "PDF_DAMAGED", context: { file_index: 0 } });
     const repaired = await split(repairablePdf("R", 2), { split_mode: "every-page" });
     expect(repaired.parts.map((part) => pageTexts(part.doc))).toEqual([texts("R", [1]), texts("R", [2])]);

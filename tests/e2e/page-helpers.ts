@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
+import { launchChromium } from "./browser.ts";
 
 type Tree = { [key: string]: string | Tree };
 const ROOT = resolve(import.meta.dirname, "../..");
@@ -46,4 +48,22 @@ export async function downloadBytes(
   const [download] = await Promise.all([page.waitForEvent("download"), click()]);
   const path = await download.path();
   return { name: download.suggestedFilename(), bytes: readFileSync(path) };
+}
+
+/**
+ * One Chromium for the calling test file (launched before its tests, closed after them) and a
+ * function opening a fresh page in it (see newPage).
+ */
+export function chromiumPages(): () => Promise<Page> {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (browser === undefined) throw new Error("Chromium is not running");
+    return newPage(browser);
+  };
 }

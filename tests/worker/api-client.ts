@@ -15,6 +15,7 @@ import {
   type TaskType,
   taskStartResponseSchema,
   taskStatusSchema,
+  validatePdfResponseSchema,
 } from "../../contract/index.ts";
 
 export const ORIGIN = "https://tools.example";
@@ -87,6 +88,18 @@ export class ApiClient {
     if (response.status !== 202)
       throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
     return taskStartResponseSchema.parse(await response.json()).task_id;
+  }
+
+  /** The page count the converter's inspector reads from a PDF (checks outputs independently of a job's facts). */
+  async pageCount(pdf: Uint8Array): Promise<number> {
+    const response = await this.send(
+      "POST",
+      API_PATHS.validatePdf,
+      form("file", [{ name: "x.pdf", bytes: pdf }]),
+    );
+    if (response.status !== 200)
+      throw new Error(`validate-pdf answered ${response.status}: ${await response.text()}`);
+    return validatePdfResponseSchema.parse(await response.json()).total_pages;
   }
 
   /** One status request; with `since` the server answers at the task's next change (or after `wait` s). */

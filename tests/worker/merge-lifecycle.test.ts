@@ -8,7 +8,6 @@ import {
   statusPath,
   TOOLS,
   taskPath,
-  validatePdfResponseSchema,
 } from "../../contract/index.ts";
 import { taskStub } from "../../worker/task-object.ts";
 import { ApiClient, errorOf, form } from "./api-client.ts";
@@ -17,16 +16,6 @@ import { damagedPdf, makePdf, startsWithPdfHeader } from "./fixtures.ts";
 async function taskObjects(taskId: string): Promise<string[]> {
   const listing = await env.FILES.list({ prefix: `tasks/${taskId}/` });
   return listing.objects.map((o) => o.key);
-}
-
-async function pageCount(client: ApiClient, pdf: Uint8Array): Promise<number> {
-  const response = await client.send(
-    "POST",
-    API_PATHS.validatePdf,
-    form("file", [{ name: "x.pdf", bytes: pdf }]),
-  );
-  expect(response.status).toBe(200);
-  return validatePdfResponseSchema.parse(await response.json()).total_pages;
 }
 
 /** Runs a merge of 10 + 20 + 30 pages to SUCCESS; returns the task id and the statuses seen. */
@@ -76,7 +65,7 @@ describe("merge through the real converter", () => {
     expect(bytes.byteLength).toBe(result?.new_size);
     expect(startsWithPdfHeader(bytes)).toBe(true);
     // Checked independently of the job's own facts: the converter's inspector reads the output.
-    expect(await pageCount(client, bytes)).toBe(60);
+    expect(await client.pageCount(bytes)).toBe(60);
   });
 
   it("answers the status only under the tool's task type", async () => {
@@ -187,7 +176,7 @@ describe("converter failures", () => {
 
   it("answer validate-pdf with the page count or the error envelope", async () => {
     const client = new ApiClient();
-    expect(await pageCount(client, makePdf(3))).toBe(3);
+    expect(await client.pageCount(makePdf(3))).toBe(3);
     const damaged = await client.send(
       "POST",
       API_PATHS.validatePdf,

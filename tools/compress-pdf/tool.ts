@@ -1,16 +1,20 @@
 import { z } from "zod";
-import { CONTAINER, declareTool, NOT_BUILT, options, pdfInput } from "../../contract/tool-kit.ts";
+import { AVAILABLE, CONTAINER, declareTool, options, pdfInput } from "../../contract/tool-kit.ts";
 
-/** Compress PDF: the spec's call answers the file itself (`?quality=`, blob style). */
+/**
+ * Compress PDF: fonts subset, images resampled and re-encoded per level (low / medium / high, see
+ * engines/pdf/compress-levels.ts), lossless re-save. The spec's call `?quality=` answers the file
+ * itself (blob style); the screen starts a task with a `quality` field.
+ */
 export default declareTool({
   id: "compress-pdf",
   category: "pdf",
   order: 3,
   icon: "compress",
-  ...NOT_BUILT,
+  ...AVAILABLE,
   input: pdfInput(1),
   options: z.object({ quality: options.qualityPreset() }),
   output: { kind: "pdf", suffix: "-compressed" },
   engine: CONTAINER,
-  endpoint: { path: "/api/pdf/compress", fileField: "file", fields: {}, blob: "always" },
+  endpoint: { path: "/api/pdf/compress", fileField: "file", fields: {}, blob: { whenQuery: "quality" } },
 });

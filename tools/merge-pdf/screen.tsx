@@ -5,10 +5,10 @@ import { usePdfChecks } from "../../client/src/components/pdf/use-pdf-checks";
 import { type ChosenFile, toChosenFiles } from "../../client/src/components/sortable-files/chosen-file";
 import { SortableFileList } from "../../client/src/components/sortable-files/sortable-file-list";
 import { FileDropzone } from "../../client/src/components/tool/file-dropzone";
-import { ResultPanel } from "../../client/src/components/tool/result-panel";
-import { TaskProgress } from "../../client/src/components/tool/task-progress";
+import { documentFacts, ResultPanel } from "../../client/src/components/tool/result-panel";
+import { TaskActions } from "../../client/src/components/tool/task-actions";
 import { ToolShell } from "../../client/src/components/tool/tool-shell";
-import { downloadResult, useToolTask } from "../../client/src/components/tool/use-tool-task";
+import { finishedTaskActions, useToolTask } from "../../client/src/components/tool/use-tool-task";
 import { formatFileSize } from "../../client/src/lib/format/file-size";
 import { apiErrorMessage, showApiError } from "../../client/src/lib/show-error";
 import { showToast } from "../../client/src/lib/toast-store";
@@ -70,12 +70,9 @@ export default function MergePdfPage() {
   };
 
   if (phase.name === "done") {
-    const { pages, repaired_files: repaired } = phase.result.facts;
+    const { repaired_files: repaired } = phase.result.facts;
     const facts = [
-      { id: "name", label: t("result.fileName"), value: phase.result.filename },
-      ...(typeof pages === "number"
-        ? [{ id: "pages", label: t("result.pages"), value: new Intl.NumberFormat(language).format(pages) }]
-        : []),
+      ...documentFacts(phase.result, shared, language),
       { id: "size", label: t("result.size"), value: formatFileSize(phase.result.new_size, shared, language) },
       // Damaged files MuPDF could repair were merged; the user should know which result to check.
       ...(typeof repaired === "number" && repaired > 0
@@ -89,10 +86,7 @@ export default function MergePdfPage() {
           facts={facts}
           downloadLabel={t("result.download")}
           anotherLabel={t("another")}
-          expiresAt={phase.expiresAt}
-          deleting={phase.deleting}
-          onDownload={() => downloadResult(phase.result)}
-          onDelete={() => void task.deleteNow().then((deleted) => deleted && setItems([]))}
+          {...finishedTaskActions(task, phase, () => setItems([]))}
           onAnother={startOver}
         />
       </ToolShell>
@@ -121,26 +115,23 @@ export default function MergePdfPage() {
             onChange={changeItems}
           />
         ) : null}
-        <div className="tool-actions">
+        <TaskActions
+          phase={phase}
+          busy={busy}
+          disabled={!canMerge}
+          label={t("merge")}
+          busyLabel={t("merging")}
+          onStart={() => {
+            setProblem(null);
+            void task.run(items.map((item) => item.file));
+          }}
+          testId="merge-button"
+        >
           {items.length > 0 && items.length < MIN_FILES ? (
             <p className="tool-actions__hint">{t("needTwo")}</p>
           ) : null}
           {refused ? <p className="tool-actions__hint">{t("removeBad")}</p> : null}
-          <TaskProgress phase={phase} />
-          <button
-            type="button"
-            className="button button--primary button--large"
-            disabled={!canMerge}
-            aria-busy={busy}
-            onClick={() => {
-              setProblem(null);
-              void task.run(items.map((item) => item.file));
-            }}
-            data-testid="merge-button"
-          >
-            {busy ? t("merging") : t("merge")}
-          </button>
-        </div>
+        </TaskActions>
       </div>
     </ToolShell>
   );

@@ -1,11 +1,24 @@
+import type { TFunction } from "i18next";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import type { TaskResult } from "../../lib/contract";
 import { Icon } from "../icon";
 
 export interface ResultFact {
   id: string;
   label: string;
   value: string;
+}
+
+/** The facts every document result starts with: its file name, and its page count when the job gave one. */
+export function documentFacts(result: TaskResult, t: TFunction, language: string): ResultFact[] {
+  const { pages } = result.facts;
+  return [
+    { id: "name", label: t("result.fileName"), value: result.filename },
+    ...(typeof pages === "number"
+      ? [{ id: "pages", label: t("result.pages"), value: new Intl.NumberFormat(language).format(pages) }]
+      : []),
+  ];
 }
 
 interface ResultPanelProps {

@@ -117,3 +117,20 @@ export function downloadResult(result: TaskResult) {
   const url = new URL(result.download_url, window.location.origin);
   if (url.origin === window.location.origin) window.location.assign(url.href);
 }
+
+/**
+ * What a finished task gives its ResultPanel: when its files expire, whether they are being
+ * deleted, download, and delete now (then `onDeleted`, e.g. to forget the chosen files).
+ */
+export function finishedTaskActions(
+  task: { deleteNow: () => Promise<boolean> },
+  phase: Extract<TaskPhase, { name: "done" }>,
+  onDeleted: () => void,
+) {
+  return {
+    expiresAt: phase.expiresAt,
+    deleting: phase.deleting,
+    onDownload: () => downloadResult(phase.result),
+    onDelete: () => void task.deleteNow().then((deleted) => deleted && onDeleted()),
+  };
+}

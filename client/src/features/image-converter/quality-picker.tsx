@@ -1,4 +1,5 @@
 import { useTranslation } from "react-i18next";
+import { ChoiceGroup } from "../../components/tool/choice-group";
 import { QUALITY_PRESETS, type QualityPreset } from "../../lib/contract";
 import { QUALITY_CHOICES } from "./converter-tool";
 
@@ -12,30 +13,19 @@ interface QualityPickerProps {
 /** The high / medium / low choice as a radio group. */
 export function QualityPicker({ value, disabled, showsJpegQuality, onChange }: QualityPickerProps) {
   const { t } = useTranslation();
+  const choices = QUALITY_CHOICES.map((choice) => ({
+    value: choice,
+    label: t(`imageConverter.qualityOption.${choice}`),
+    hint: showsJpegQuality ? t("imageConverter.qualityHint", { value: QUALITY_PRESETS[choice] }) : undefined,
+  }));
   return (
-    <fieldset className="segmented" disabled={disabled}>
-      <legend className="segmented__legend">{t("imageConverter.quality")}</legend>
-      <div className="segmented__options">
-        {QUALITY_CHOICES.map((choice) => (
-          <label key={choice} className="segmented__option">
-            <input
-              type="radio"
-              name="quality"
-              value={choice}
-              checked={value === choice}
-              onChange={() => onChange(choice)}
-            />
-            <span className="segmented__text">
-              <span className="segmented__label">{t(`imageConverter.qualityOption.${choice}`)}</span>
-              {showsJpegQuality ? (
-                <span className="segmented__hint">
-                  {t("imageConverter.qualityHint", { value: QUALITY_PRESETS[choice] })}
-                </span>
-              ) : null}
-            </span>
-          </label>
-        ))}
-      </div>
-    </fieldset>
+    <ChoiceGroup
+      legend={t("imageConverter.quality")}
+      name="quality"
+      choices={choices}
+      value={value}
+      disabled={disabled}
+      onChange={onChange}
+    />
   );
 }

@@ -1,0 +1,253 @@
+import { deflateSync } from "node:zlib";
+import * as mupdf from "mupdf";
+import sharp from "sharp";
+import { ImageUse } from "./compress-image-use.ts";
+import type { CompressionLevel } from "./compress-levels.ts";
+
+/** Images beyond this many pixels are left as they are (decoding them would risk the memory cap). */
+const MAX_PIXELS = 80_000_000;
+/** Smallest side an image is ever resampled to. */
+const MIN_SIDE = 16;
+/** A new stream must save at least this share of the old one to be worth a second lossy encoding. */
+const MIN_SAVING = 0.1;
+/** Pixels sampled to tell a photo from a drawing, and the colour count above which it is a photo. */
+const SAMPLE_PIXELS = 65_536;
+const PHOTO_COLOURS = 256;
+
+/** Filters whose images are bilevel scans kept exactly as they are (JBIG2, CCITT G3/G4). */
+const BILEVEL_FILTERS = new Set(["JBIG2Decode", "CCITTFaxDecode"]);
+/** Filters that store an image lossily already (re-encoding them as JPEG loses nothing in kind). */
+const LOSSY_FILTERS = new Set(["DCTDecode", "JPXDecode"]);
+/** Colour spaces whose samples a JPEG carries as they are (with their family's component count). */
+const KEPT_FAMILIES: Record<string, number> = { DeviceGray: 1, CalGray: 1, DeviceRGB: 3, CalRGB: 3 };
+
+export interface ImageReport {
+  /** Images whose stream was replaced by a smaller one. */
+  readonly recompressed: number;
+  /** Of those, images resampled to a lower resolution. */
+  readonly downsampled: number;
+  /** Bytes of image streams before and after. */
+  readonly bytesBefore: number;
+  readonly bytesAfter: number;
+}
+
+/**
+ * Recompresses the images of a document in place: each image drawn at more than the level's
+ * resolution is resampled to it, colour and grey photos are re-encoded with MozJPEG, drawings
+ * (few colours) stay lossless (Flate). Bilevel images, stencil and soft masks, colour-key masked
+ * images, images with alpha inside the codestream and colour spaces a JPEG cannot carry exactly
+ * (Indexed, Lab, Separation, DeviceN) are left as they are; CMYK photos become RGB as MuPDF renders
+ * them. A stream is replaced only when the new one is clearly smaller.
+ */
+export async function recompressImages(
+  pdf: mupdf.PDFDocument,
+  level: CompressionLevel,
+  progress: (share: number) => void,
+): Promise<ImageReport> {
+  const { images, masks } = findImages(pdf);
+  const candidates = images.filter((num) => !masks.has(num));
+  const report = { recompressed: 0, downsampled: 0, bytesBefore: 0, bytesAfter: 0 };
+  if (candidates.length === 0) {
+    progress(1);
+    return report;
+  }
+  const use = new ImageUse(pdf);
+  try {
+    use.watch(candidates);
+    use.scan((index, count) => progress((0.3 * (index + 1)) / count));
+  } finally {
+    use.release();
+  }
+  for (const [index, num] of candidates.entries()) {
+    const result = await recompressImage(pdf, num, level, use.dpiOf(num));
+    if (result !== null) {
+      report.recompressed++;
+      if (result.downsampled) report.downsampled++;
+      report.bytesBefore += result.before;
+      report.bytesAfter += result.after;
+    }
+    progress(0.3 + (0.7 * (index + 1)) / candidates.length);
+  }
+  return report;
+}
+
+/** Image XObjects of the document, and the images used as another image's mask. */
+function findImages(pdf: mupdf.PDFDocument): { images: number[]; masks: Set<number> } {
+  const images: number[] = [];
+  const masks = new Set<number>();
+  const count = pdf.countObjects();
+  for (let num = 1; num < count; num++) {
+    // Indirect references only: resolve() on streams makes a garbage-collecting save drop them.
+    const object = pdf.newIndirect(num);
+    try {
+      if (!object.isStream() || object.get("Subtype").asName() !== "Image") continue;
+      images.push(num);
+      for (const key of ["SMask", "Mask"]) {
+        const mask = object.get(key);
+        if (mask.isIndirect()) masks.add(mask.asIndirect());
+      }
+    } catch {
+      // Objects that fail to load are skipped.
+    }
+  }
+  return { images, masks };
+}
+
+function filterNames(object: mupdf.PDFObject): string[] {
+  const filter = object.get("Filter");
+  if (filter.isName()) return [filter.asName()];
+  const names: string[] = [];
+  if (filter.isArray()) {
+    filter.forEach((item) => {
+      if (item.isName()) names.push(item.asName());
+    });
+  }
+  return names;
+}
+
+/** The colour space entry to write with 1 or 3 components: the original one when a JPEG carries it as is. */
+function keptColourSpace(pdf: mupdf.PDFDocument, object: mupdf.PDFObject, components: number) {
+  const space = object.get("ColorSpace");
+  if (space.isName() && KEPT_FAMILIES[space.asName()] === components) return space;
+  if (space.isArray()) {
+    const family = space.get(0).isName() ? space.get(0).asName() : "";
+    if (family === "ICCBased" && space.get(1).get("N").asNumber() === components) return space;
+    if (KEPT_FAMILIES[family] === components) return space;
+  }
+  return pdf.newName(components === 1 ? "DeviceGray" : "DeviceRGB");
+}
+
+interface Decoded {
+  readonly pixels: Uint8Array;
+  readonly width: number;
+  readonly height: number;
+  readonly channels: 1 | 3;
+  readonly colourSpace: mupdf.PDFObject;
+}
+
+/** The image's samples as packed grey or RGB bytes, or null when it is one to leave alone. */
+function decode(pdf: mupdf.PDFDocument, object: mupdf.PDFObject): Decoded | null {
+  if (object.get("ImageMask").isBoolean() && object.get("ImageMask").asBoolean()) return null;
+  if (object.get("Mask").isArray()) return null;
+  const inData = object.get("SMaskInData");
+  if (inData.isNumber() && inData.asNumber() !== 0) return null;
+  if (filterNames(object).some((name) => BILEVEL_FILTERS.has(name))) return null;
+  const space = object.get("ColorSpace");
+  const family = space.isName() ? space.asName() : space.isArray() ? space.get(0).asName() : "";
+  const supported =
+    family === "" || family === "ICCBased" || family === "DeviceCMYK" || family in KEPT_FAMILIES;
+  if (!supported) return null;
+  const image = pdf.loadImage(object);
+  try {
+    const width = image.getWidth();
+    const height = image.getHeight();
+    if (image.getImageMask() || image.getBitsPerComponent() < 8 || width * height > MAX_PIXELS) return null;
+    let pixmap = image.toPixmap();
+    try {
+      if (pixmap.getAlpha()) return null;
+      const type = pixmap.getColorSpace()?.getType();
+      if (type === "CMYK") {
+        const rgb = pixmap.convertToColorSpace(mupdf.ColorSpace.DeviceRGB, false);
+        pixmap.destroy();
+        pixmap = rgb;
+      } else if (type !== "Gray" && type !== "RGB") return null;
+      const channels = pixmap.getNumberOfComponents() === 1 ? 1 : 3;
+      return {
+        pixels: packed(pixmap, channels),
+        width,
+        height,
+        channels,
+        colourSpace: type === "CMYK" ? pdf.newName("DeviceRGB") : keptColourSpace(pdf, object, channels),
+      };
+    } finally {
+      pixmap.destroy();
+    }
+  } finally {
+    image.destroy();
+  }
+}
+
+/** Pixmap rows without padding. */
+function packed(pixmap: mupdf.Pixmap, channels: number): Uint8Array {
+  const width = pixmap.getWidth();
+  const height = pixmap.getHeight();
+  const stride = pixmap.getStride();
+  const source = pixmap.getPixels();
+  const row = width * channels;
+  if (stride === row) return new Uint8Array(source.buffer, source.byteOffset, row * height).slice();
+  const out = new Uint8Array(row * height);
+  for (let y = 0; y < height; y++) out.set(source.subarray(y * stride, y * stride + row), y * row);
+  return out;
+}
+
+/** Whether sampled pixels show more distinct colours than a drawing or screenshot has. */
+function looksLikePhoto(image: Decoded): boolean {
+  const { pixels, channels } = image;
+  const count = pixels.length / channels;
+  const step = Math.max(1, Math.floor(count / SAMPLE_PIXELS));
+  const colours = new Set<number>();
+  for (let p = 0; p < count; p += step) {
+    const i = p * channels;
+    colours.add(
+      channels === 1
+        ? (pixels[i] ?? 0)
+        : ((pixels[i] ?? 0) << 16) | ((pixels[i + 1] ?? 0) << 8) | (pixels[i + 2] ?? 0),
+    );
+    if (colours.size > PHOTO_COLOURS) return true;
+  }
+  return false;
+}
+
+interface Replaced {
+  readonly downsampled: boolean;
+  readonly before: number;
+  readonly after: number;
+}
+
+async function recompressImage(
+  pdf: mupdf.PDFDocument,
+  num: number,
+  level: CompressionLevel,
+  dpi: number | undefined,
+): Promise<Replaced | null> {
+  const object = pdf.newIndirect(num);
+  let image: Decoded | null;
+  let before: number;
+  try {
+    before = object.readRawStream().getLength();
+    image = decode(pdf, object);
+  } catch {
+    return null;
+  }
+  if (image === null) return null;
+  const lossy = filterNames(object).some((name) => LOSSY_FILTERS.has(name));
+  const scale = dpi !== undefined && dpi > level.downsampleAbove ? level.targetDpi / dpi : 1;
+  const width = Math.max(Math.min(MIN_SIDE, image.width), Math.round(image.width * scale));
+  const height = Math.max(Math.min(MIN_SIDE, image.height), Math.round(image.height * scale));
+  const downsampled = width < image.width && height < image.height;
+  const photo = lossy || looksLikePhoto(image);
+  // A drawing at its own resolution is already stored losslessly as well as Flate can.
+  if (!photo && !downsampled) return null;
+  let pipeline = sharp(image.pixels, {
+    raw: { width: image.width, height: image.height, channels: image.channels },
+  });
+  if (downsampled) pipeline = pipeline.resize(width, height, { kernel: "lanczos3", fit: "fill" });
+  if (image.channels === 1) pipeline = pipeline.toColourspace("b-w");
+  let stream: Uint8Array;
+  if (photo) {
+    stream = await pipeline.jpeg({ quality: level.jpegQuality, mozjpeg: true }).toBuffer();
+  } else {
+    stream = deflateSync(await pipeline.raw().toBuffer(), { level: 9, memLevel: 9 });
+  }
+  if (stream.length > before * (1 - MIN_SAVING)) return null;
+  object.writeRawStream(stream);
+  object.put("Filter", pdf.newName(photo ? "DCTDecode" : "FlateDecode"));
+  object.delete("DecodeParms");
+  object.delete("Decode");
+  object.delete("SMaskInData");
+  object.put("Width", width);
+  object.put("Height", height);
+  object.put("BitsPerComponent", 8);
+  object.put("ColorSpace", image.colourSpace);
+  return { downsampled, before, after: stream.length };
+}

@@ -1,0 +1,125 @@
+import type * as mupdf from "mupdf";
+
+/** Resource categories a content stream refers to by name. */
+const CATEGORIES = [
+  "XObject",
+  "Pattern",
+  "Shading",
+  "ExtGState",
+  "Font",
+  "ColorSpace",
+  "Properties",
+] as const;
+/** A name token in a content stream (PDF names end at white space or a delimiter). */
+const NAME_TOKEN = /\/([^\s/[\]()<>{}%]*)/g;
+
+interface Holder {
+  /** Where the resources dictionary sits: its own object, or inside the holder. */
+  readonly key: string;
+  readonly resources: mupdf.PDFObject;
+  readonly names: Set<string>;
+}
+
+/**
+ * Removes resources no content names: producers often give every page (or form) the resources
+ * of the whole document, and the garbage collection of the save keeps whatever is referenced, so
+ * unused images, fonts and patterns stay in the file. Names are counted over every content that
+ * can use a resources dictionary (pages, form XObjects and annotation appearances, tiling
+ * patterns, Type 3 glyphs); a dictionary shared by several contents keeps the union. Any name
+ * token counts as a use, even inside text, so nothing used is ever removed. When some content
+ * cannot be read, or inherits its resources from where it is used (allowed in old PDFs), nothing
+ * is removed. Returns the entries removed.
+ */
+export function removeUnusedResources(pdf: mupdf.PDFDocument): number {
+  const holders = collectHolders(pdf);
+  if (holders === null) return 0;
+  const used = new Map<string, { dictionary: mupdf.PDFObject; names: Set<string> }>();
+  for (const holder of holders) {
+    for (const category of CATEGORIES) {
+      const dictionary = holder.resources.get(category);
+      if (!dictionary.isDictionary()) continue;
+      const key = dictionary.isIndirect() ? `obj ${dictionary.asIndirect()}` : `${holder.key} ${category}`;
+      const entry = used.get(key) ?? { dictionary, names: new Set<string>() };
+      for (const name of holder.names) entry.names.add(name);
+      used.set(key, entry);
+    }
+  }
+  let removed = 0;
+  for (const { dictionary, names } of used.values()) {
+    const unused: string[] = [];
+    dictionary.forEach((_value, name) => {
+      if (!names.has(String(name))) unused.push(String(name));
+    });
+    for (const name of unused) dictionary.delete(name);
+    removed += unused.length;
+  }
+  return removed;
+}
+
+/** Every content with its resources and the names it uses, or null when pruning is not safe. */
+function collectHolders(pdf: mupdf.PDFDocument): Holder[] | null {
+  const holders: Holder[] = [];
+  const add = (key: string, resources: mupdf.PDFObject, contents: mupdf.PDFObject[]): boolean => {
+    if (!resources.isDictionary()) return false;
+    const names = new Set<string>();
+    for (const content of contents) namesIn(content, names);
+    holders.push({ key: resources.isIndirect() ? `obj ${resources.asIndirect()}` : key, resources, names });
+    return true;
+  };
+  try {
+    const pages = pdf.countPages();
+    for (let index = 0; index < pages; index++) {
+      const page = pdf.findPage(index);
+      const contents = page.get("Contents");
+      const streams = contents.isArray()
+        ? Array.from({ length: contents.length }, (_, i) => contents.get(i))
+        : [contents];
+      if (
+        !add(
+          `page ${index}`,
+          page.get("Resources"),
+          streams.filter((stream) => stream.isStream()),
+        )
+      )
+        return null;
+    }
+    const count = pdf.countObjects();
+    for (let num = 1; num < count; num++) {
+      const object = pdf.newIndirect(num);
+      if (object.isStream()) {
+        const form = object.get("Subtype").isName() && object.get("Subtype").asName() === "Form";
+        const tiling = object.get("PatternType").isNumber() && object.get("PatternType").asNumber() === 1;
+        if ((form || tiling) && !add(`obj ${num}`, object.get("Resources"), [object])) return null;
+      } else if (
+        object.isDictionary() &&
+        object.get("Subtype").isName() &&
+        object.get("Subtype").asName() === "Type3"
+      ) {
+        const glyphs: mupdf.PDFObject[] = [];
+        object.get("CharProcs").forEach((glyph) => {
+          glyphs.push(glyph);
+        });
+        const resources = object.get("Resources");
+        // Type 3 glyphs without resources of their own use those of the page: keep everything.
+        if (resources.isNull()) return null;
+        if (!add(`obj ${num}`, resources, glyphs)) return null;
+      }
+    }
+  } catch {
+    return null;
+  }
+  return holders;
+}
+
+/** Adds every name token of a content stream (decoded) to `names`, with #xx escapes resolved. */
+function namesIn(stream: mupdf.PDFObject, names: Set<string>): void {
+  const text = new TextDecoder("latin1").decode(stream.readStream().asUint8Array());
+  for (const match of text.matchAll(NAME_TOKEN)) {
+    const raw = match[1] ?? "";
+    names.add(
+      raw.includes("#")
+        ? raw.replace(/#([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)))
+        : raw,
+    );
+  }
+}

@@ -1,0 +1,303 @@
+/**
+ * Compress PDF engine on PDFs built in code (a large photo drawn small, a 1-bit scan, text, a form
+ * field, bookmarks, links) and, when present, on ../shared/corpus/pdf.
+ */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import * as mupdf from "mupdf";
+import { describe, expect, it } from "vitest";
+import { AppError } from "../../contract/index.ts";
+import { compressPdf } from "../../engines/pdf/compress.ts";
+import type { CompressionLevelName } from "../../engines/pdf/compress-levels.ts";
+import { ssim } from "../support/ssim.ts";
+import { engineFailure } from "./engine-failure.ts";
+import {
+  encryptedPdf,
+  flatOutline,
+  openPdf,
+  pageTexts,
+  pdfInput,
+  save,
+  textPdfDocument,
+} from "./fixtures.ts";
+
+const PHOTO = { width: 2400, height: 1800 };
+const SCAN = { width: 800, height: 200 };
+
+/** Smooth colour gradients with mild noise: many colours, like a photo. */
+function photoPixels(width: number, height: number): Uint8Array {
+  const pixels = new Uint8Array(width * height * 3);
+  let seed = 7;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      const noise = (seed >> 16) % 9;
+      const i = (y * width + x) * 3;
+      pixels[i] = (x * 255) / width + noise;
+      pixels[i + 1] = (y * 255) / height + noise;
+      pixels[i + 2] = 128 + 100 * Math.sin((x + y) / 90) + noise;
+    }
+  }
+  return pixels;
+}
+
+/** One bit per pixel: stripes, as a scanned line of text would be stored. */
+function scanBits(width: number, height: number): Uint8Array {
+  const rowBytes = width / 8;
+  const bits = new Uint8Array(rowBytes * height);
+  for (let y = 0; y < height; y++)
+    for (let b = 0; b < rowBytes; b++) bits[y * rowBytes + b] = y % 8 < 4 ? 0xf0 : 0x0f;
+  return bits;
+}
+
+/** Three pages of text with a form field, bookmarks and links; page 1 draws a 2400×1800 photo at 200×150 pt. */
+function photoPdf(): Uint8Array {
+  const doc = textPdfDocument("Compress", 3, {
+    links: true,
+    field: ["name", "Ada"],
+    outline: [
+      ["Start", 0, [["Photo", 0]]],
+      ["End", 2],
+    ],
+  });
+  const photo = doc.addStream(photoPixels(PHOTO.width, PHOTO.height), {
+    Type: "XObject",
+    Subtype: "Image",
+    Width: PHOTO.width,
+    Height: PHOTO.height,
+    ColorSpace: "DeviceRGB",
+    BitsPerComponent: 8,
+  });
+  const scan = doc.addStream(scanBits(SCAN.width, SCAN.height), {
+    Type: "XObject",
+    Subtype: "Image",
+    Width: SCAN.width,
+    Height: SCAN.height,
+    ColorSpace: "DeviceGray",
+    BitsPerComponent: 1,
+  });
+  const page = doc.findPage(0);
+  page.get("Resources").put("XObject", doc.newDictionary());
+  page.get("Resources", "XObject").put("Photo", photo);
+  page.get("Resources", "XObject").put("Scan", scan);
+  const drawing = "q 200 0 0 150 72 500 cm /Photo Do Q q 400 0 0 100 72 250 cm /Scan Do Q ";
+  const contents = page.get("Contents");
+  contents.writeStream(drawing + contents.readStream().asString());
+  return save(doc, "compress");
+}
+
+async function compress(bytes: Uint8Array, quality: CompressionLevelName = "medium") {
+  const progress: number[] = [];
+  const output = await compressPdf([pdfInput("in.pdf", bytes)], { quality }, (percent) =>
+    progress.push(percent),
+  );
+  return { ...output, progress };
+}
+
+function fieldCount(doc: mupdf.PDFDocument): number {
+  const fields = doc.getTrailer().get("Root", "AcroForm", "Fields");
+  return fields.isArray() ? fields.length : 0;
+}
+
+function linkCounts(doc: mupdf.PDFDocument): number[] {
+  return Array.from({ length: doc.countPages() }, (_, i) => doc.loadPage(i).getLinks().length);
+}
+
+function renderPage(doc: mupdf.PDFDocument, index: number, dpi = 100) {
+  const scale = dpi / 72;
+  const pixmap = doc
+    .loadPage(index)
+    .toPixmap([scale, 0, 0, scale, 0, 0], mupdf.ColorSpace.DeviceRGB, false, true);
+  return {
+    width: pixmap.getWidth(),
+    height: pixmap.getHeight(),
+    data: pixmap.getPixels().slice(),
+    channels: 3 as const,
+  };
+}
+
+function pageOneSsim(before: Uint8Array, after: Uint8Array): number {
+  return ssim(renderPage(openPdf(before), 0), renderPage(openPdf(after), 0));
+}
+
+/** The image XObjects of a document, by their dictionaries. */
+function imageDictionaries(doc: mupdf.PDFDocument): mupdf.PDFObject[] {
+  const images: mupdf.PDFObject[] = [];
+  for (let num = 1; num < doc.countObjects(); num++) {
+    const object = doc.newIndirect(num);
+    if (object.isStream() && object.get("Subtype").asName() === "Image") images.push(object);
+  }
+  return images;
+}
+
+describe("compressPdf", () => {
+  const input = photoPdf();
+
+  it("makes a PDF with a large photo drawn small much smaller and keeps what it shows", async () => {
+    const { bytes, facts, progress } = await compress(input);
+    expect(bytes.length).toBeLessThan(input.length * 0.2);
+    expect(facts).toMatchObject({ pages: 3, original_size: input.length, new_size: bytes.length });
+    expect(facts.already_optimized).toBe(false);
+    expect(facts.images_recompressed).toBe(1);
+    expect(facts.images_downsampled).toBe(1);
+    expect(pageOneSsim(input, bytes)).toBeGreaterThanOrEqual(0.95);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+    expect(progress.at(-1)).toBe(100);
+  });
+
+  it("keeps text, form fields, bookmarks and links", async () => {
+    const { bytes } = await compress(input);
+    const before = openPdf(input);
+    const after = openPdf(bytes);
+    expect(pageTexts(after)).toEqual(pageTexts(before));
+    expect(fieldCount(after)).toBe(1);
+    expect(fieldCount(after)).toBe(fieldCount(before));
+    expect(after.getTrailer().get("Root", "AcroForm", "Fields", 0, "V").asString()).toBe("Ada");
+    expect(flatOutline(after)).toEqual(flatOutline(before));
+    expect(linkCounts(after)).toEqual(linkCounts(before));
+    expect(linkCounts(after)).toEqual([2, 2, 2]);
+  });
+
+  it("resamples the photo to the level's resolution as JPEG and leaves the 1-bit scan bilevel", async () => {
+    const images = imageDictionaries(openPdf((await compress(input)).bytes));
+    const photo = images.find((image) => image.get("Filter").toString() === "/DCTDecode");
+    // 200 pt = 2.78 in at 150 ppi.
+    expect(photo?.get("Width").asNumber()).toBe(Math.round((PHOTO.width * 150) / (PHOTO.width / (200 / 72))));
+    expect(photo?.get("ColorSpace").asName()).toBe("DeviceRGB");
+    const scan = images.find((image) => image.get("BitsPerComponent").asNumber() === 1);
+    expect(scan?.get("Width").asNumber()).toBe(SCAN.width);
+    expect(scan?.get("Filter").toString()).not.toBe("/DCTDecode");
+  });
+
+  it("subsets the fonts pages use, but keeps whole the font form fields are filled with", async () => {
+    const doc = new mupdf.PDFDocument();
+    const times = new mupdf.Font("Times-Roman");
+    const helvetica = new mupdf.Font("Helvetica");
+    const glyphs = (font: mupdf.Font, text: string) =>
+      [...text].map((c) => font.encodeCharacter(c).toString(16).padStart(4, "0")).join("");
+    const resources = doc.addObject({ Font: { Body: doc.addFont(times), Form: doc.addFont(helvetica) } });
+    const contents = `BT /Body 24 Tf 72 720 Td <${glyphs(times, "Hello")}> Tj ET BT /Form 24 Tf 72 680 Td <${glyphs(helvetica, "World")}> Tj ET`;
+    doc.insertPage(-1, doc.addPage([0, 0, 595, 842], 0, resources, contents));
+    const form = doc.newDictionary();
+    form.put("Fields", doc.newArray());
+    form.put("DA", doc.newString("/Form 12 Tf 0 g"));
+    form.put("DR", doc.addObject({ Font: { Form: resources.get("Font", "Form") } }));
+    doc.getTrailer().get("Root").put("AcroForm", form);
+    const input = save(doc, "compress");
+    const fontBytes = (pdf: mupdf.PDFDocument, name: string) =>
+      pdf
+        .findPage(0)
+        .get("Resources", "Font", name, "DescendantFonts", 0, "FontDescriptor", "FontFile3")
+        .readStream()
+        .getLength();
+    const { bytes, facts } = await compress(input);
+    expect(facts.fonts_subset).toBe(true);
+    const [before, after] = [openPdf(input), openPdf(bytes)];
+    expect(fontBytes(after, "Body")).toBeLessThan(fontBytes(before, "Body") / 2);
+    expect(fontBytes(after, "Form")).toBe(fontBytes(before, "Form"));
+    expect(pageTexts(after)).toEqual(pageTexts(before));
+  });
+
+  it("drops resources no content names and keeps those it does", async () => {
+    const doc = textPdfDocument("Unused", 1);
+    const page = doc.findPage(0);
+    const image = doc.addStream(photoPixels(300, 200), {
+      Type: "XObject",
+      Subtype: "Image",
+      Width: 300,
+      Height: 200,
+      ColorSpace: "DeviceRGB",
+      BitsPerComponent: 8,
+    });
+    page.get("Resources").put("XObject", doc.newDictionary());
+    page.get("Resources", "XObject").put("Spare", image);
+    const input = save(doc, "compress");
+    const { bytes, facts } = await compress(input);
+    expect(facts.unused_resources_removed).toBe(1);
+    const after = openPdf(bytes);
+    expect(imageDictionaries(after)).toHaveLength(0);
+    expect(after.findPage(0).get("Resources", "Font", "F1").isNull()).toBe(false);
+    expect(pageTexts(after)).toEqual(pageTexts(openPdf(input)));
+    expect(pageOneSsim(input, bytes)).toBeGreaterThanOrEqual(0.99);
+  });
+
+  it("merges byte-identical images into one object", async () => {
+    const doc = textPdfDocument("Twins", 2);
+    const pixels = photoPixels(64, 48);
+    for (let index = 0; index < 2; index++) {
+      const image = doc.addStream(pixels, {
+        Type: "XObject",
+        Subtype: "Image",
+        Width: 64,
+        Height: 48,
+        ColorSpace: "DeviceRGB",
+        BitsPerComponent: 8,
+      });
+      const page = doc.findPage(index);
+      page.get("Resources").put("XObject", doc.newDictionary());
+      page.get("Resources", "XObject").put("Logo", image);
+      const contents = page.get("Contents");
+      contents.writeStream(`q 64 0 0 48 72 500 cm /Logo Do Q ${contents.readStream().asString()}`);
+    }
+    const twins = save(doc, "compress");
+    const { bytes, facts } = await compress(twins);
+    expect(facts.duplicates_merged).toBe(1);
+    expect(imageDictionaries(openPdf(bytes))).toHaveLength(1);
+    expect(pageTexts(openPdf(bytes))).toEqual(pageTexts(openPdf(twins)));
+  });
+
+  it("makes smaller files at lower levels", async () => {
+    const sizes = [];
+    for (const level of ["high", "medium", "low"] as const)
+      sizes.push((await compress(input, level)).bytes.length);
+    expect(sizes[1]).toBeLessThan(sizes[0] ?? 0);
+    expect(sizes[2]).toBeLessThan(sizes[1] ?? 0);
+  });
+
+  it("returns the original unchanged when it cannot make the file smaller", async () => {
+    const tight = save(textPdfDocument("Tight", 1), "garbage=compact,compress,objstms");
+    const { bytes, facts } = await compress(tight);
+    expect(bytes).toEqual(tight);
+    expect(facts).toMatchObject({
+      already_optimized: true,
+      original_size: tight.length,
+      new_size: tight.length,
+    });
+  });
+
+  it("refuses a password-protected PDF", async () => {
+    const error = await engineFailure(compress(encryptedPdf()));
+    expect(error.code).toBe("PDF_ENCRYPTED");
+    expect(error.context).toEqual({ file_index: 0 });
+  });
+});
+
+const corpus = new URL("../../../shared/corpus/pdf/", import.meta.url);
+
+describe.skipIf(!existsSync(corpus))("compressPdf on the corpus", () => {
+  const files = existsSync(corpus) ? readdirSync(corpus).filter((name) => name.endsWith(".pdf")) : [];
+
+  it.each(files)(
+    "%s: never larger, same pages, text and fields, page 1 alike",
+    { timeout: 120_000 },
+    async (name) => {
+      const input = new Uint8Array(readFileSync(new URL(name, corpus)));
+      let output: Awaited<ReturnType<typeof compress>>;
+      try {
+        output = await compress(input);
+      } catch (error) {
+        // Only files the product refuses by design may fail.
+        expect(error).toBeInstanceOf(AppError);
+        expect(["PDF_ENCRYPTED", "PDF_DAMAGED"]).toContain((error as AppError).code);
+        return;
+      }
+      expect(output.bytes.length).toBeLessThanOrEqual(input.length);
+      if (output.facts.already_optimized) return;
+      const before = openPdf(input);
+      const after = openPdf(output.bytes);
+      expect(after.countPages()).toBe(before.countPages());
+      expect(fieldCount(after)).toBe(fieldCount(before));
+      expect(pageTexts(after)[0]).toBe(pageTexts(before)[0]);
+      expect(pageOneSsim(input, output.bytes)).toBeGreaterThanOrEqual(0.95);
+    },
+  );
+});

@@ -1,0 +1,59 @@
+import * as mupdf from "mupdf";
+import { describe, expect, inject, it } from "vitest";
+import { encryptedPdf, pageTexts, save, textPdfDocument } from "../container/fixtures.ts";
+import { chromiumPages, downloadBytes, translator } from "./page-helpers.ts";
+
+const siteUrl = inject("siteUrl");
+const newPage = chromiumPages();
+
+describe("Compress PDF in French", () => {
+  it("compresses at the chosen level, shows both sizes and downloads a smaller PDF with the same text", async () => {
+    const t = translator("fr");
+    const page = await newPage();
+    await page.goto(`${siteUrl}/fr/tools/compress-pdf`);
+    await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe("fr");
+    // Saved without compression: the lossless re-save alone makes it smaller.
+    const input = save(textPdfDocument("rapport", 4), "");
+    await page
+      .getByTestId("file-input")
+      .setInputFiles([{ name: "rapport.pdf", mimeType: "application/pdf", buffer: Buffer.from(input) }]);
+    expect(await page.getByTestId("chosen-file").textContent()).toContain("rapport.pdf");
+    // Each level says what it does.
+    expect(await page.getByText(t("compress-pdf:levels.low.hint")).count()).toBe(1);
+    await page.getByLabel(t("compress-pdf:levels.low.label")).check();
+    await page.getByRole("button", { name: t("compress-pdf:compress") }).click();
+    await expect.poll(() => page.getByTestId("result-panel").isVisible(), { timeout: 60_000 }).toBe(true);
+    expect(await page.getByRole("heading", { name: t("compress-pdf:resultTitle") }).count()).toBe(1);
+    expect(await page.getByTestId("size-comparison").isVisible()).toBe(true);
+    expect(await page.getByText(t("compress-pdf:levels.low.label")).count()).toBeGreaterThan(0);
+
+    const file = await downloadBytes(page, () =>
+      page.getByRole("button", { name: t("result.download"), exact: true }).click(),
+    );
+    expect(file.name).toBe("rapport-compressed.pdf");
+    expect(file.bytes.length).toBeLessThan(input.length);
+    const compressed = mupdf.PDFDocument.openDocument(file.bytes, "application/pdf") as mupdf.PDFDocument;
+    const original = mupdf.PDFDocument.openDocument(input, "application/pdf") as mupdf.PDFDocument;
+    expect(pageTexts(compressed)).toEqual(pageTexts(original));
+    await page.context().close();
+  });
+
+  it("says why a password-protected PDF fails and keeps the file for another try", async () => {
+    const t = translator("fr");
+    const page = await newPage();
+    await page.goto(`${siteUrl}/fr/tools/compress-pdf`);
+    await page
+      .getByTestId("file-input")
+      .setInputFiles([
+        { name: "secret.pdf", mimeType: "application/pdf", buffer: Buffer.from(encryptedPdf()) },
+      ]);
+    await page.getByRole("button", { name: t("compress-pdf:compress") }).click();
+    await expect
+      .poll(() => page.getByText(t("errors.compressionFailed")).first().isVisible(), { timeout: 60_000 })
+      .toBe(true);
+    expect(await page.getByText(t("errors.codes.PDF_ENCRYPTED")).count()).toBeGreaterThan(0);
+    expect(await page.getByTestId("chosen-file").textContent()).toContain("secret.pdf");
+    expect(await page.getByRole("button", { name: t("compress-pdf:compress") }).isEnabled()).toBe(true);
+    await page.context().close();
+  });
+});
