@@ -115,6 +115,7 @@ describe("client bundle (vite build)", () => {
       "tools/merge-pdf/screen.tsx",
       "tools/pdf-to-jpg/screen.tsx",
       "tools/png-to-jpg/screen.tsx",
+      "tools/split-pdf/screen.tsx",
     ]);
   });
 });
