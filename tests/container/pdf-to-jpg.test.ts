@@ -220,6 +220,14 @@ describe("pdfToJpg convert-pages", () => {
     expect(page.context).toMatchObject({ page_ranges_error: "invalidPage", page: "9", pages: 3 });
   });
 
+  it("refuses more pixels than a job holds before drawing any page", async () => {
+    // 150 A4 pages at 300 dpi are 1.3 gigapixels; at 150 dpi the same pages fit.
+    const pdf = textPdf("Many", 150);
+    const error = await failure(run(pdf, convert(300)));
+    expect(error.code).toBe("TOO_MANY_PAGES");
+    expect(error.context).toMatchObject({ pages: 150, dpi: 300 });
+  });
+
   it("refuses encrypted and damaged PDFs by their code", async () => {
     expect((await engineFailure(run(encryptedPdf(), convert()))).code).toBe("PDF_ENCRYPTED");
     expect((await engineFailure(run(irreparablePdf(), convert()))).code).toBe("PDF_DAMAGED");
