@@ -29,7 +29,7 @@ describe("Merge PDFs in English", () => {
       { name: "beta.pdf", mimeType: "application/pdf", buffer: Buffer.from(textPdf("beta", 3)) },
     ]);
     // Put beta first: the merged file must follow the list, not the upload order.
-    await page.getByRole("button", { name: t("merge-pdf:reverse") }).click();
+    await page.getByRole("button", { name: t("fileList.reverse") }).click();
     await page.getByRole("button", { name: t("merge-pdf:merge") }).click();
     await expect.poll(() => page.getByTestId("result-panel").isVisible(), { timeout: 60_000 }).toBe(true);
     expect(await page.getByRole("heading", { name: t("merge-pdf:resultTitle") }).count()).toBe(1);
@@ -63,7 +63,7 @@ describe("Merge PDFs in English", () => {
     expect(await marked.textContent()).toContain("locked.pdf");
     expect(await marked.textContent()).toContain(reason);
 
-    await marked.getByRole("button", { name: t("merge-pdf:remove", { name: "locked.pdf" }) }).click();
+    await marked.getByRole("button", { name: t("fileList.remove", { name: "locked.pdf" }) }).click();
     await page
       .getByTestId("file-input")
       .setInputFiles([

@@ -1,5 +1,7 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { type ChosenFile, toChosenFiles } from "../../client/src/components/sortable-files/chosen-file";
+import { SortableFileList } from "../../client/src/components/sortable-files/sortable-file-list";
 import { FileDropzone } from "../../client/src/components/tool/file-dropzone";
 import { ResultPanel } from "../../client/src/components/tool/result-panel";
 import { TaskProgress } from "../../client/src/components/tool/task-progress";
@@ -8,8 +10,6 @@ import { downloadResult, useToolTask } from "../../client/src/components/tool/us
 import { formatFileSize } from "../../client/src/lib/format/file-size";
 import { showApiError } from "../../client/src/lib/show-error";
 import { showToast } from "../../client/src/lib/toast-store";
-import { type ChosenFile, toChosenFiles } from "./chosen-file";
-import { SortableFileList } from "./sortable-file-list";
 import tool from "./tool.ts";
 import "./merge-pdf.css";
 
@@ -94,7 +94,13 @@ export default function MergePdfPage() {
           onAccept={(files) => changeItems([...items, ...toChosenFiles(files)])}
         />
         {items.length > 0 ? (
-          <SortableFileList items={items} disabled={busy} problem={problem} onChange={changeItems} />
+          <SortableFileList
+            items={items}
+            title={t("listTitle")}
+            disabled={busy}
+            problem={problem}
+            onChange={changeItems}
+          />
         ) : null}
         <div className="tool-actions">
           {items.length > 0 && items.length < MIN_FILES ? (

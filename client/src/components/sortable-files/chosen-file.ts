@@ -1,4 +1,4 @@
-/** A file in the merge list; the id keeps React and drag-and-drop stable across reorders. */
+/** A file in a reorderable list; the id keeps React and drag-and-drop stable across reorders. */
 export interface ChosenFile {
   id: string;
   file: File;
@@ -9,7 +9,7 @@ export function toChosenFiles(files: readonly File[]): ChosenFile[] {
 }
 
 /** Natural name order ("file2" before "file10"), in the interface language. */
-export function sortByName(items: readonly ChosenFile[], language: string): ChosenFile[] {
+export function sortByName<T extends ChosenFile>(items: readonly T[], language: string): T[] {
   const collator = new Intl.Collator(language, { numeric: true, sensitivity: "base" });
   return [...items].sort((a, b) => collator.compare(a.file.name, b.file.name));
 }

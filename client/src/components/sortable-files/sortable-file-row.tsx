@@ -1,26 +1,33 @@
 import { useSortable } from "@dnd-kit/sortable";
 import { CSS } from "@dnd-kit/utilities";
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { Icon } from "../../client/src/components/icon";
-import { formatLabel } from "../../client/src/lib/files/file-formats";
-import { formatFileSize } from "../../client/src/lib/format/file-size";
+import { extensionOf } from "../../lib/contract";
+import { formatFileSize } from "../../lib/format/file-size";
+import { Icon } from "../icon";
 import type { ChosenFile } from "./chosen-file";
-import tool from "./tool.ts";
 
 interface SortableFileRowProps {
   item: ChosenFile;
   position: number;
   disabled: boolean;
-  /** Why the last merge failed on this file (the server named it), shown under its name. */
+  /** Why the last run failed on this file (the server named it), shown under its name. */
   problem?: string | undefined;
+  /** What stands for the file (a preview); by default a badge with its format. */
+  thumbnail?: ReactNode;
   onRemove: (id: string) => void;
 }
 
-/** One file of the merge list: drag handle, position badge, name, size, problem and remove button. */
-export function SortableFileRow({ item, position, disabled, problem, onRemove }: SortableFileRowProps) {
-  const { t, i18n } = useTranslation([tool.id, "common"]);
-  // Shared helpers take the common namespace.
-  const { t: shared } = useTranslation();
+/** One file of a sortable list: drag handle, position badge, thumbnail, name, size, problem, remove. */
+export function SortableFileRow({
+  item,
+  position,
+  disabled,
+  problem,
+  thumbnail,
+  onRemove,
+}: SortableFileRowProps) {
+  const { t, i18n } = useTranslation();
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } =
     useSortable({
       id: item.id,
@@ -39,20 +46,22 @@ export function SortableFileRow({ item, position, disabled, problem, onRemove }:
         type="button"
         ref={setActivatorNodeRef}
         className="file-row__handle"
-        aria-label={t("dragHandle", { name })}
+        aria-label={t("fileList.dragHandle", { name })}
         disabled={disabled}
         {...attributes}
         {...listeners}
       >
         <Icon name="grip" />
       </button>
-      <span className="file-row__badge" title={t("position", { position })}>
-        <span className="visually-hidden">{t("position", { position })}</span>
+      <span className="file-row__badge" title={t("fileList.position", { position })}>
+        <span className="visually-hidden">{t("fileList.position", { position })}</span>
         <span aria-hidden="true">{position}</span>
       </span>
-      <span className="file-row__icon" aria-hidden="true">
-        {formatLabel("pdf")}
-      </span>
+      {thumbnail ?? (
+        <span className="file-row__icon" aria-hidden="true">
+          {extensionOf(item.file.name).toUpperCase()}
+        </span>
+      )}
       <span className="file-row__name" title={name}>
         {name}
         {problem ? (
@@ -62,12 +71,12 @@ export function SortableFileRow({ item, position, disabled, problem, onRemove }:
         ) : null}
       </span>
       <span className="file-row__size">
-        {formatFileSize(item.file.size, shared, i18n.resolvedLanguage ?? "en")}
+        {formatFileSize(item.file.size, t, i18n.resolvedLanguage ?? "en")}
       </span>
       <button
         type="button"
         className="file-row__remove"
-        aria-label={t("remove", { name })}
+        aria-label={t("fileList.remove", { name })}
         disabled={disabled}
         onClick={() => onRemove(item.id)}
       >

@@ -15,25 +15,39 @@ import {
   sortableKeyboardCoordinates,
   verticalListSortingStrategy,
 } from "@dnd-kit/sortable";
+import { type ReactNode, useId } from "react";
 import { useTranslation } from "react-i18next";
-import { formatFileSize } from "../../client/src/lib/format/file-size";
+import { formatFileSize } from "../../lib/format/file-size";
 import { type ChosenFile, sortByName } from "./chosen-file";
 import { SortableFileRow } from "./sortable-file-row";
-import tool from "./tool.ts";
+import "./sortable-files.css";
 
-interface SortableFileListProps {
-  items: readonly ChosenFile[];
+interface SortableFileListProps<T extends ChosenFile> {
+  items: readonly T[];
+  /** The list's heading, in the tool's words ("Files to merge"). */
+  title: string;
   disabled: boolean;
-  /** The file the last merge failed on, and why. */
+  /** The file the last run failed on, and why. */
   problem?: { readonly id: string; readonly message: string } | null;
-  onChange: (items: ChosenFile[]) => void;
+  /** What stands for the file in its row (a preview); by default a badge with its format. */
+  renderThumbnail?: ((item: T) => ReactNode) | undefined;
+  /** Extra class on the list of rows (e.g. a fixed-height scrolling area). */
+  itemsClassName?: string | undefined;
+  onChange: (items: T[]) => void;
 }
 
-/** The ordered merge list: drag (pointer, touch or keyboard), sort by name, reverse, remove. */
-export function SortableFileList({ items, disabled, problem, onChange }: SortableFileListProps) {
-  const { t, i18n } = useTranslation([tool.id, "common"]);
-  // Shared helpers take the common namespace.
-  const { t: shared } = useTranslation();
+/** An ordered file list: drag (pointer, touch or keyboard), sort by name, reverse, remove. */
+export function SortableFileList<T extends ChosenFile>({
+  items,
+  title,
+  disabled,
+  problem,
+  renderThumbnail,
+  itemsClassName,
+  onChange,
+}: SortableFileListProps<T>) {
+  const { t, i18n } = useTranslation();
+  const titleId = useId();
   const language = i18n.resolvedLanguage ?? "en";
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 4 } }),
@@ -45,19 +59,19 @@ export function SortableFileList({ items, disabled, problem, onChange }: Sortabl
   const total = items.length;
   const announcements: Announcements = {
     onDragStart: ({ active }) =>
-      t("dnd.pickedUp", { name: nameOf(active.id), position: indexOf(active.id) + 1, total }),
+      t("fileList.dnd.pickedUp", { name: nameOf(active.id), position: indexOf(active.id) + 1, total }),
     onDragOver: ({ active, over }) =>
       over
-        ? t("dnd.movedOver", { name: nameOf(active.id), position: indexOf(over.id) + 1, total })
+        ? t("fileList.dnd.movedOver", { name: nameOf(active.id), position: indexOf(over.id) + 1, total })
         : undefined,
     onDragEnd: ({ active, over }) =>
-      t("dnd.dropped", {
+      t("fileList.dnd.dropped", {
         name: nameOf(active.id),
         position: (over ? indexOf(over.id) : indexOf(active.id)) + 1,
         total,
       }),
     onDragCancel: ({ active }) =>
-      t("dnd.cancelled", { name: nameOf(active.id), position: indexOf(active.id) + 1 }),
+      t("fileList.dnd.cancelled", { name: nameOf(active.id), position: indexOf(active.id) + 1 }),
   };
 
   const handleDragEnd = ({ active, over }: DragEndEvent) => {
@@ -70,14 +84,14 @@ export function SortableFileList({ items, disabled, problem, onChange }: Sortabl
   const totalBytes = items.reduce((sum, item) => sum + item.file.size, 0);
 
   return (
-    <section className="file-list" aria-labelledby="file-list-title">
+    <section className="file-list" aria-labelledby={titleId}>
       <div className="file-list__header">
         <div>
-          <h2 id="file-list-title" className="file-list__title">
-            {t("listTitle")}
+          <h2 id={titleId} className="file-list__title">
+            {title}
           </h2>
           <p className="file-list__count">
-            {t("fileCount", { count: total, size: formatFileSize(totalBytes, shared, language) })}
+            {t("fileList.fileCount", { count: total, size: formatFileSize(totalBytes, t, language) })}
           </p>
         </div>
         <div className="file-list__tools">
@@ -87,7 +101,7 @@ export function SortableFileList({ items, disabled, problem, onChange }: Sortabl
             disabled={disabled || total < 2}
             onClick={() => onChange(sortByName(items, language))}
           >
-            {t("sortByName")}
+            {t("fileList.sortByName")}
           </button>
           <button
             type="button"
@@ -95,7 +109,7 @@ export function SortableFileList({ items, disabled, problem, onChange }: Sortabl
             disabled={disabled || total < 2}
             onClick={() => onChange([...items].reverse())}
           >
-            {t("reverse")}
+            {t("fileList.reverse")}
           </button>
           <button
             type="button"
@@ -103,22 +117,22 @@ export function SortableFileList({ items, disabled, problem, onChange }: Sortabl
             disabled={disabled}
             onClick={() => onChange([])}
           >
-            {t("clear")}
+            {t("fileList.clear")}
           </button>
         </div>
       </div>
-      <p className="file-list__hint">{t("orderHint")}</p>
+      <p className="file-list__hint">{t("fileList.orderHint")}</p>
       <DndContext
         sensors={sensors}
         collisionDetection={closestCenter}
         onDragEnd={handleDragEnd}
         accessibility={{
           announcements,
-          screenReaderInstructions: { draggable: t("dnd.instructions") },
+          screenReaderInstructions: { draggable: t("fileList.dnd.instructions") },
         }}
       >
         <SortableContext items={items.map((item) => item.id)} strategy={verticalListSortingStrategy}>
-          <ol className="file-list__items">
+          <ol className={itemsClassName ? `file-list__items ${itemsClassName}` : "file-list__items"}>
             {items.map((item, index) => (
               <SortableFileRow
                 key={item.id}
@@ -126,6 +140,7 @@ export function SortableFileList({ items, disabled, problem, onChange }: Sortabl
                 position={index + 1}
                 disabled={disabled}
                 problem={problem?.id === item.id ? problem.message : undefined}
+                thumbnail={renderThumbnail?.(item)}
                 onRemove={(id) => onChange(items.filter((other) => other.id !== id))}
               />
             ))}
