@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
+import { launchChromium } from "./browser.ts";
 
 type Tree = { [key: string]: string | Tree };
 const ROOT = resolve(import.meta.dirname, "../..");
@@ -46,4 +48,19 @@ export async function downloadBytes(
   const [download] = await Promise.all([page.waitForEvent("download"), click()]);
   const path = await download.path();
   return { name: download.suggestedFilename(), bytes: readFileSync(path) };
+}
+
+/** One Chromium for a test file: launched before its tests, closed after them. */
+export function chromiumPerFile(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (!browser) throw new Error("Chromium is not running");
+    return browser;
+  };
 }

@@ -109,6 +109,10 @@ describe("client bundle (vite build)", () => {
     const screens = chunks()
       .flatMap(relativeModules)
       .filter((path) => path.endsWith("/screen.tsx"));
-    expect(screens.sort()).toEqual(["tools/merge-pdf/screen.tsx", "tools/png-to-jpg/screen.tsx"]);
+    expect(screens.sort()).toEqual([
+      "tools/images-to-pdf/screen.tsx",
+      "tools/merge-pdf/screen.tsx",
+      "tools/png-to-jpg/screen.tsx",
+    ]);
   });
 });
