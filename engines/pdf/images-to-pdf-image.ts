@@ -15,9 +15,15 @@ import sharp, { type PngOptions, type Sharp } from "sharp";
 import { AppError, MAX_IMAGE_PIXELS } from "../../contract/index.ts";
 import type { Orientation } from "../image/exif-orientation.ts";
 import { readImageInfo } from "../image/image-info.ts";
+import { checkJpeg } from "../image/jpeg-check.ts";
 import { type PngLayout, readPngLayout } from "../image/png-chunks.ts";
 import { checkPngImageData } from "../image/png-image-data.ts";
-import { DEVICE_SPACES, jpegImageDictionary, readPdfJpegFrame } from "./images-to-pdf-jpeg.ts";
+import {
+  DEVICE_SPACES,
+  type JpegFrame,
+  jpegImageDictionary,
+  readPdfJpegFrame,
+} from "./images-to-pdf-jpeg.ts";
 import { indexColours } from "./images-to-pdf-palette.ts";
 
 // Each job decodes each image once: libvips' operation cache would only hold memory.
@@ -80,7 +86,7 @@ export class ImageEmbedder {
     if (info.kind === "jpeg") {
       const frame = readPdfJpegFrame(bytes);
       if (frame !== undefined) {
-        await checkDecodes(bytes);
+        checkJpegStructure(bytes, frame);
         const profile = (await sharp(bytes).metadata()).icc;
         const colorSpace = this.colorSpace(frame.components as ComponentCount, profile);
         const ref = this.doc.addRawStream(bytes, jpegImageDictionary(frame, colorSpace));
@@ -212,15 +218,18 @@ function iccComponents(profile: Uint8Array): number | undefined {
 }
 
 /**
- * Decodes every entropy-coded block of a JPEG (at 1/8 scale, which libjpeg does from the DCT
- * coefficients, so it is fast and small) to refuse a truncated or corrupt file before its bytes are
- * embedded as they are.
+ * Refuses a JPEG that is cut short or malformed before its bytes are embedded as they are: a walk
+ * of its structure (jpeg-check.ts) up to the first EOI, which must come after scans that complete
+ * every coefficient. It reads the bytes once without decoding: 0.27 s for an 18 MP progressive
+ * photo, where libjpeg's decode at 1/8 scale took 1.6 s (progressive scans cannot be skipped).
  */
-async function checkDecodes(bytes: Uint8Array): Promise<void> {
-  await sharp(bytes, { failOn: "error", limitInputPixels: MAX_IMAGE_PIXELS })
-    .resize({ width: 64, height: 64, fit: "inside", kernel: "nearest" })
-    .raw()
-    .toBuffer();
+function checkJpegStructure(bytes: Uint8Array, frame: JpegFrame): void {
+  try {
+    checkJpeg(bytes, frame, { trailingData: true });
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new AppError("IMAGE_DAMAGED", "The JPEG is cut short or malformed.", undefined, detail);
+  }
 }
 
 function isOpaque(data: Uint8Array, channels: number): boolean {

@@ -337,9 +337,21 @@ describe("imagesToPdf", () => {
     expect(imageBox(doc, 2).w / imageBox(doc, 2).h).toBeCloseTo(4 / 3, 4);
   });
 
+  it("takes a JPEG with data after its end (an appended gain map) byte for byte", async () => {
+    const jpeg = await solid([90, 40, 160]).jpeg({ progressive: true }).toBuffer();
+    const appended = Buffer.concat([jpeg, await solid([0, 0, 0], 16, 16).jpeg().toBuffer()]);
+    const { doc } = await convert([input("hdr.jpg", appended)]);
+    expect(Buffer.from(pageImage(doc, 0).readRawStream().asUint8Array()).equals(appended)).toBe(true);
+    expectColour(colourInBox(doc, 0, 0.5, 0.5), [90, 40, 160], 12);
+  });
+
   it("names the damaged image by its index", async () => {
     const good = await solid([0, 0, 0]).jpeg().toBuffer();
     const truncated = good.subarray(0, Math.floor(good.length * 0.6));
+    // A progressive JPEG missing its last scans reads as blurred, not whole.
+    const progressive = await solid([200, 10, 10], 64, 64).jpeg({ progressive: true }).toBuffer();
+    const lastScan = progressive.lastIndexOf(Buffer.from([0xff, 0xda]));
+    const unfinished = Buffer.concat([progressive.subarray(0, lastScan), Buffer.from([0xff, 0xd9])]);
     const notPng = Buffer.concat([
       Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
       Buffer.alloc(64, 7),
@@ -348,7 +360,7 @@ describe("imagesToPdf", () => {
     // Flip bytes in the middle of the zlib data.
     const corruptPng = Buffer.from(png);
     corruptPng.fill(0xaa, Math.floor(png.length / 2), Math.floor(png.length / 2) + 16);
-    for (const bad of [truncated, notPng, corruptPng]) {
+    for (const bad of [truncated, unfinished, notPng, corruptPng]) {
       await expect(convert([input("ok.jpg", good), input("bad", bad)])).rejects.toMatchObject({
         code: "IMAGE_DAMAGED",
         context: { file_index: 1 },
