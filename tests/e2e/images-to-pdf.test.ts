@@ -119,4 +119,34 @@ describe("Images to PDF in English", () => {
     expect(await page.getByRole("button", { name: t("images-to-pdf:convert") }).isDisabled()).toBe(true);
     await page.context().close();
   });
+
+  it("names an image the server cannot read, marks it, and converts once it is removed", async () => {
+    const t = translator("en");
+    const page = await newPage(browser());
+    await page.goto(`${siteUrl}/tools/images-to-pdf`);
+    // A PNG signature (what the browser checks) followed by bytes that are no PNG.
+    const broken = Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      Buffer.alloc(200, 7),
+    ]);
+    await page
+      .getByTestId("file-input")
+      .setInputFiles([
+        await imageFile("red.png"),
+        { name: "broken.png", mimeType: "image/png", buffer: broken },
+      ]);
+    await page.getByRole("button", { name: t("images-to-pdf:convert") }).click();
+    const reason = t("errors.codes.IMAGE_DAMAGED");
+    const toast = t("errors.fileProblem", { name: "broken.png", message: reason });
+    await expect.poll(() => page.getByText(toast).count(), { timeout: 60_000 }).toBeGreaterThan(0);
+    const marked = page.locator('[data-testid="file-row"][data-problem="true"]');
+    expect(await marked.textContent()).toContain("broken.png");
+    expect(await rowNames(page)).toEqual(["red.png", "broken.png"]);
+    await marked.getByRole("button", { name: t("fileList.remove", { name: "broken.png" }) }).click();
+    const file = await downloadBytes(page, () =>
+      page.getByRole("button", { name: t("images-to-pdf:convert") }).click(),
+    );
+    expect(pageCentres(file.bytes)).toHaveLength(1);
+    await page.context().close();
+  });
 });
