@@ -1,10 +1,4 @@
-import {
-  AppError,
-  type AvailableToolId,
-  type EdgeToolId,
-  FILE_KINDS,
-  TOOLS,
-} from "../contract/index.ts";
+import { AppError, type AvailableToolId, type EdgeToolId, FILE_KINDS, TOOLS } from "../contract/index.ts";
 import { fitsEdgeBudget } from "../engines/edge-budget.ts";
 import { edgeHandlers } from "../engines/edge-handlers.ts";
 import type { EngineInput, EngineOutput, ToolHandler } from "../engines/types.ts";

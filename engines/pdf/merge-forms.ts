@@ -1,4 +1,5 @@
 import type * as mupdf from "mupdf";
+import { copyFormDefaults, newAcroForm } from "./graft-forms.ts";
 
 /**
  * Interactive form fields survive a merge: each file's field tree is grafted through the same
@@ -22,7 +23,7 @@ export class FormMerger {
     return this.#fields;
   }
 
-  /** Adds the fields of one source, detached beforehand (see merge-annotations.ts), with its map. */
+  /** Adds the fields of one source, detached beforehand (see graft-annotations.ts), with its map. */
   add(source: mupdf.PDFDocument, map: mupdf.PDFGraftMap, fileIndex: number): void {
     const sourceForm = source.getTrailer().get("Root", "AcroForm");
     if (!sourceForm.isDictionary()) return;
@@ -37,17 +38,11 @@ export class FormMerger {
       fields.push(field);
       this.#fields++;
     }
-    this.#mergeDefaults(form, sourceForm, map);
+    copyFormDefaults(form, sourceForm, map);
   }
 
   #targetForm(): mupdf.PDFObject {
-    if (this.#form === undefined) {
-      const target = this.#target;
-      const form = target.addObject(target.newDictionary());
-      form.put("Fields", target.newArray());
-      target.getTrailer().get("Root").put("AcroForm", form);
-      this.#form = form;
-    }
+    this.#form ??= newAcroForm(this.#target);
     return this.#form;
   }
 
@@ -61,30 +56,5 @@ export class FormMerger {
     }
     if (unique !== name) field.put("T", this.#target.newString(unique));
     this.#names.add(unique);
-  }
-
-  /** Default appearance, default resources (fonts) and NeedAppearances, merged key by key. */
-  #mergeDefaults(form: mupdf.PDFObject, sourceForm: mupdf.PDFObject, map: mupdf.PDFGraftMap): void {
-    const appearance = sourceForm.get("DA");
-    if (appearance.isString() && form.get("DA").isNull()) form.put("DA", map.graftObject(appearance));
-    if (sourceForm.get("NeedAppearances").asBoolean()) form.put("NeedAppearances", true);
-    const resources = sourceForm.get("DR");
-    if (!resources.isDictionary()) return;
-    const merged = form.get("DR");
-    if (!merged.isDictionary()) {
-      form.put("DR", map.graftObject(resources));
-      return;
-    }
-    resources.forEach((entries, category) => {
-      if (!entries.isDictionary()) return;
-      const target = merged.get(category);
-      if (!target.isDictionary()) {
-        merged.put(category, map.graftObject(entries));
-        return;
-      }
-      entries.forEach((value, key) => {
-        if (target.get(key).isNull()) target.put(key, map.graftObject(value));
-      });
-    });
   }
 }

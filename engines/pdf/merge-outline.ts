@@ -1,16 +1,6 @@
 import type * as mupdf from "mupdf";
-import type { DestinationRewriter } from "./merge-destinations.ts";
-
-/** Upper bound on bookmarks read from one file: outline chains of a hostile file may loop. */
-const MAX_OUTLINE_ITEMS = 100_000;
-/** The keys linking an outline item to its neighbours; /SE would drag the structure tree along. */
-const TREE_KEYS = ["Parent", "Prev", "Next", "First", "Last", "SE"] as const;
-
-/** A bookmark of a source, detached from its neighbours, with its children in order. */
-export interface OutlineNode {
-  readonly item: mupdf.PDFObject;
-  readonly children: OutlineNode[];
-}
+import type { DestinationRewriter } from "./graft-destinations.ts";
+import { detachOutline, OutlineBuilder, type OutlineNode } from "./graft-outline.ts";
 
 /**
  * Builds the merged outline: each file's own bookmarks in file order (grafted as PDF objects, so
@@ -19,53 +9,21 @@ export interface OutlineNode {
  */
 export class OutlineMerger {
   readonly #target: mupdf.PDFDocument;
-  readonly #root: mupdf.PDFObject;
-  #last: mupdf.PDFObject | undefined;
-  #topLevel = 0;
-  #visible = 0;
+  readonly #builder: OutlineBuilder;
 
   constructor(target: mupdf.PDFDocument) {
     this.#target = target;
-    this.#root = target.addObject(target.newDictionary());
-    this.#root.put("Type", target.newName("Outlines"));
+    this.#builder = new OutlineBuilder(target);
   }
 
   /** Top-level entries so far. */
   get entryCount(): number {
-    return this.#topLevel;
+    return this.#builder.entryCount;
   }
 
-  /**
-   * Reads the source's bookmark tree and detaches every item from its neighbours (/Next, /First…)
-   * and its destinations, so each item can be grafted alone: grafting a chain would recurse once per
-   * sibling and overflow MuPDF's exception stack on long outlines. Call before anything of the
-   * source is grafted (see merge-destinations.ts). Returns the top-level items (empty: none).
-   */
+  /** Reads and detaches the bookmarks of a source (see graft-outline.ts). */
   detach(source: mupdf.PDFDocument, rewriter: DestinationRewriter): OutlineNode[] {
-    const topLevel: OutlineNode[] = [];
-    const seen = new Set<number>();
-    const pending: { item: mupdf.PDFObject; siblings: OutlineNode[] }[] = [];
-    const first = source.getTrailer().get("Root", "Outlines", "First");
-    if (first.isDictionary()) pending.push({ item: first, siblings: topLevel });
-    for (
-      let next = pending.pop();
-      next !== undefined && seen.size < MAX_OUTLINE_ITEMS;
-      next = pending.pop()
-    ) {
-      const { item, siblings } = next;
-      if (!item.isIndirect() || !item.isDictionary() || seen.has(item.asIndirect())) continue;
-      seen.add(item.asIndirect());
-      const node: OutlineNode = { item, children: [] };
-      siblings.push(node);
-      const sibling = item.get("Next");
-      const child = item.get("First");
-      for (const key of TREE_KEYS) item.delete(key);
-      // A bookmark whose target is gone stays as a heading.
-      rewriter.detach(item);
-      if (sibling.isDictionary()) pending.push({ item: sibling, siblings });
-      if (child.isDictionary()) pending.push({ item: child, siblings: node.children });
-    }
-    return topLevel;
+    return detachOutline(source, rewriter);
   }
 
   /** Appends one file's bookmarks (grafted item by item), or a file-name entry for its first page. */
@@ -75,60 +33,22 @@ export class OutlineMerger {
     fileName: string,
     firstPage: mupdf.PDFObject | null,
   ): void {
-    if (topLevel.length === 0) {
-      const entry = this.#target.addObject(this.#target.newDictionary());
-      entry.put("Title", this.#target.newString(titleFromFileName(fileName)));
-      const destination = this.#target.newArray();
-      destination.push(firstPage);
-      destination.push(this.#target.newName("Fit"));
-      entry.put("Dest", destination);
-      this.#link(entry);
+    if (topLevel.length > 0) {
+      this.#builder.append(topLevel, map);
       return;
     }
-    const pending: { parent: mupdf.PDFObject; nodes: readonly OutlineNode[] }[] = [];
-    for (const node of topLevel) {
-      const item = map.graftObject(node.item);
-      this.#link(item);
-      if (node.children.length > 0) pending.push({ parent: item, nodes: node.children });
-    }
-    for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-      let previous: mupdf.PDFObject | undefined;
-      for (const node of next.nodes) {
-        const item = map.graftObject(node.item);
-        item.put("Parent", next.parent);
-        if (previous === undefined) next.parent.put("First", item);
-        else {
-          previous.put("Next", item);
-          item.put("Prev", previous);
-        }
-        previous = item;
-        if (node.children.length > 0) pending.push({ parent: item, nodes: node.children });
-      }
-      if (previous !== undefined) next.parent.put("Last", previous);
-    }
+    const entry = this.#target.addObject(this.#target.newDictionary());
+    entry.put("Title", this.#target.newString(titleFromFileName(fileName)));
+    const destination = this.#target.newArray();
+    destination.push(firstPage);
+    destination.push(this.#target.newName("Fit"));
+    entry.put("Dest", destination);
+    this.#builder.appendItem(entry);
   }
 
   /** Writes /Outlines into the catalog when there is any entry. */
   finish(): void {
-    if (this.#last === undefined) return;
-    this.#root.put("Count", this.#visible);
-    this.#target.getTrailer().get("Root").put("Outlines", this.#root);
-  }
-
-  #link(item: mupdf.PDFObject): void {
-    item.put("Parent", this.#root);
-    if (this.#last === undefined) {
-      this.#root.put("First", item);
-    } else {
-      item.put("Prev", this.#last);
-      this.#last.put("Next", item);
-    }
-    this.#root.put("Last", item);
-    this.#last = item;
-    this.#topLevel++;
-    // /Count > 0 on an item: that many descendants are visible (the item is open).
-    const count = item.get("Count");
-    this.#visible += 1 + (count.isNumber() && count.asNumber() > 0 ? count.asNumber() : 0);
+    this.#builder.finish();
   }
 }
 

@@ -1,11 +1,12 @@
 import * as mupdf from "mupdf";
 import { AppError, type JobFacts } from "../../contract/index.ts";
 import type { EngineHandler } from "../types.ts";
-import { detachAnnotations, graftAnnotations, type PagePlacement, pageObjects } from "./merge-annotations.ts";
-import { DestinationRewriter } from "./merge-destinations.ts";
+import { detachAnnotations, graftAnnotations, type PagePlacement, pageObjects } from "./graft-annotations.ts";
+import { DestinationRewriter } from "./graft-destinations.ts";
 import { FormMerger } from "./merge-forms.ts";
 import { OutlineMerger } from "./merge-outline.ts";
-import { isOutOfMemory, openPdf, wasRepaired } from "./open-pdf.ts";
+import { openPdf, wasRepaired } from "./open-pdf.ts";
+import { asPdfJobError, savePdf } from "./write-pdf.ts";
 
 /**
  * Lossless re-save: unused objects dropped and renumbered, streams (fonts and images included)
@@ -41,7 +42,7 @@ export const mergePdfs: EngineHandler<unknown> = async (inputs, _options, progre
         links += counts.links;
         signatures += counts.signatures;
       } catch (error) {
-        throw asMergeError(error, { file_index: fileIndex });
+        throw asPdfJobError(error, "merge", { file_index: fileIndex });
       } finally {
         source.destroy();
       }
@@ -54,7 +55,7 @@ export const mergePdfs: EngineHandler<unknown> = async (inputs, _options, progre
       bookmarks: outline.entryCount,
       links,
       form_fields: forms.fieldCount,
-      // Signatures cannot survive a merge (see merge-annotations.ts): said when any was removed.
+      // Signatures cannot survive a merge (see graft-annotations.ts): said when any was removed.
       ...(signatures > 0 ? { signatures_removed: signatures } : {}),
       // Inputs whose cross-reference table MuPDF rebuilt: said when any was.
       ...(repaired > 0 ? { repaired_files: repaired } : {}),
@@ -76,7 +77,7 @@ interface FileContext {
 
 /**
  * Appends one source after the target's last page: first every page reference in the source's
- * annotations, fields and bookmarks is detached (see merge-destinations.ts), then pages and those
+ * annotations, fields and bookmarks is detached (see graft-destinations.ts), then pages and those
  * objects are grafted, then the references are restored to the merged pages. Returns the links
  * copied and the signature values removed.
  */
@@ -102,24 +103,9 @@ function appendFile(placement: PagePlacement, context: FileContext): { links: nu
 }
 
 function save(target: mupdf.PDFDocument): Uint8Array {
-  let buffer: mupdf.Buffer | undefined;
   try {
-    buffer = target.saveToBuffer(SAVE_OPTIONS);
-    // The buffer views WASM memory that is freed with it: copy out before destroying.
-    return buffer.asUint8Array().slice();
+    return savePdf(target, SAVE_OPTIONS);
   } catch (error) {
-    throw asMergeError(error, {});
-  } finally {
-    buffer?.destroy();
+    throw asPdfJobError(error, "merge", {});
   }
-}
-
-/** MuPDF throws plain errors; a failure on a file that opened is damage inside it (or memory). */
-function asMergeError(error: unknown, context: Record<string, number>): AppError {
-  if (error instanceof AppError) return error;
-  // MuPDF's own text goes to the log line only (detail), never to the API message.
-  const detail = error instanceof Error ? error.message : String(error);
-  if (isOutOfMemory(error))
-    return new AppError("JOB_OUT_OF_MEMORY", "The merge ran out of memory.", context, detail);
-  return new AppError("PDF_DAMAGED", "A PDF has damaged content that cannot be copied.", context, detail);
 }

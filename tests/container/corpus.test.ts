@@ -2,40 +2,13 @@
  * Real files from ../shared/corpus/pdf (never copied into the repository); SOURCES.tsv there says
  * what each file is. Skipped when the corpus is absent.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { AppError } from "../../contract/index.ts";
 import { inspectPdf } from "../../engines/pdf/inspect.ts";
 import { mergePdfs } from "../../engines/pdf/merge.ts";
+import { bytesOf, corpus, corpusFiles } from "./corpus-files.ts";
 import { countPageObjects, openPdf, pdfInput } from "./fixtures.ts";
-
-const corpus = new URL("../../../shared/corpus/pdf/", import.meta.url);
-
-interface CorpusFile {
-  readonly file: string;
-  readonly pages: number;
-  readonly encrypted: string;
-  readonly kind: string;
-}
-
-function corpusFiles(): CorpusFile[] {
-  const [header = "", ...rows] = readFileSync(new URL("SOURCES.tsv", corpus), "utf8").trim().split("\n");
-  const columns = header.split("\t");
-  const column = (cells: string[], name: string) => cells[columns.indexOf(name)] ?? "";
-  return rows.map((row) => {
-    const cells = row.split("\t");
-    return {
-      file: column(cells, "file"),
-      pages: Number(column(cells, "pages")),
-      encrypted: column(cells, "encrypted"),
-      kind: column(cells, "kind"),
-    };
-  });
-}
-
-function bytesOf(file: string): Uint8Array {
-  return new Uint8Array(readFileSync(new URL(file, corpus)));
-}
 
 async function codeOf(promise: Promise<unknown>): Promise<string> {
   return promise.then(

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { AppError } from "../../contract/index.ts";
 import { inspectPdf } from "../../engines/pdf/inspect.ts";
 import { mergePdfs } from "../../engines/pdf/merge.ts";
+import { failure } from "./app-error.ts";
 import {
   countPageObjects,
   emptyPdf,
@@ -24,15 +25,6 @@ async function merge(...files: [string, Uint8Array][]) {
     (percent) => progress.push(percent),
   );
   return { ...output, doc: openPdf(output.bytes), progress };
-}
-
-async function failure(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
 }
 
 describe("mergePdfs", () => {

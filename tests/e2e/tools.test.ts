@@ -28,6 +28,33 @@ describe("Merge PDFs in English", () => {
       { name: "alpha.pdf", mimeType: "application/pdf", buffer: Buffer.from(textPdf("alpha", 2)) },
       { name: "beta.pdf", mimeType: "application/pdf", buffer: Buffer.from(textPdf("beta", 3)) },
     ]);
+    // Each file is checked on arrival (page count) and previewed by its first page, drawn by pdf.js.
+    await expect
+      .poll(() => page.getByText(t("fileList.pages_other", { count: 3 })).count(), { timeout: 30_000 })
+      .toBe(1);
+    expect(await page.getByText(t("fileList.pages_other", { count: 2 })).count()).toBe(1);
+    await expect
+      .poll(() => page.locator('[data-testid="page-thumbnail"][data-state="drawn"]').count(), {
+        timeout: 30_000,
+      })
+      .toBe(2);
+    // A drawn preview is not blank: the page's text left ink on the (white) canvas.
+    const drawn = await page
+      .locator("[data-testid=page-thumbnail] canvas")
+      .first()
+      .evaluate((canvas) => {
+        const element = canvas as HTMLCanvasElement;
+        const pixels = element.getContext("2d")?.getImageData(0, 0, element.width, element.height).data ?? [];
+        let ink = 0;
+        let white = 0;
+        for (let i = 0; i < pixels.length; i += 4) {
+          if ((pixels[i] ?? 255) < 200) ink++;
+          else if ((pixels[i] ?? 0) > 250) white++;
+        }
+        return { ink, white, pixels: element.width * element.height };
+      });
+    expect(drawn.white).toBeGreaterThan(drawn.pixels / 2);
+    expect(drawn.ink).toBeGreaterThan(0);
     // Put beta first: the merged file must follow the list, not the upload order.
     await page.getByRole("button", { name: t("fileList.reverse") }).click();
     await page.getByRole("button", { name: t("merge-pdf:merge") }).click();
@@ -46,7 +73,7 @@ describe("Merge PDFs in English", () => {
     await page.context().close();
   });
 
-  it("names and marks a password-protected file in the list, and merges once it is removed", async () => {
+  it("marks a password-protected file by name before anything is merged, and merges once it is removed", async () => {
     const t = translator("en");
     const page = await newPage();
     await page.goto(`${siteUrl}/tools/merge-pdf`);
@@ -54,12 +81,11 @@ describe("Merge PDFs in English", () => {
       { name: "open.pdf", mimeType: "application/pdf", buffer: Buffer.from(textPdf("open", 1)) },
       { name: "locked.pdf", mimeType: "application/pdf", buffer: Buffer.from(encryptedPdf()) },
     ]);
-    await page.getByRole("button", { name: t("merge-pdf:merge") }).click();
     const reason = t("errors.codes.PDF_ENCRYPTED");
-    const toast = t("errors.fileProblem", { name: "locked.pdf", message: reason });
-    await expect.poll(() => page.getByText(toast).count(), { timeout: 60_000 }).toBeGreaterThan(0);
     const marked = page.locator('[data-testid="file-row"][data-problem="true"]');
-    expect(await marked.count()).toBe(1);
+    await expect.poll(() => marked.count(), { timeout: 30_000 }).toBe(1);
+    expect(await page.getByText(t("merge-pdf:removeBad")).count()).toBe(1);
+    expect(await page.getByRole("button", { name: t("merge-pdf:merge") }).isDisabled()).toBe(true);
     expect(await marked.textContent()).toContain("locked.pdf");
     expect(await marked.textContent()).toContain(reason);
 
@@ -70,6 +96,9 @@ describe("Merge PDFs in English", () => {
         { name: "second.pdf", mimeType: "application/pdf", buffer: Buffer.from(textPdf("second", 1)) },
       ]);
     expect(await page.locator('[data-problem="true"]').count()).toBe(0);
+    await expect
+      .poll(() => page.getByRole("button", { name: t("merge-pdf:merge") }).isEnabled(), { timeout: 30_000 })
+      .toBe(true);
     await page.getByRole("button", { name: t("merge-pdf:merge") }).click();
     await expect.poll(() => page.getByTestId("result-panel").isVisible(), { timeout: 60_000 }).toBe(true);
     await page.context().close();

@@ -106,13 +106,17 @@ describe("client bundle (vite build)", () => {
     expect(entry).toHaveLength(1);
     const modules = entry.flatMap(relativeModules);
     expect(modules.filter((path) => /^tools\/[^/]+\/(screen\.tsx|locales\/)/.test(path))).toEqual([]);
+    // pdf.js draws page previews on the PDF screens only: loaded on first use, never with the site.
+    expect(modules.filter((path) => /node_modules\/pdfjs-dist\//.test(path))).toEqual([]);
     const screens = chunks()
       .flatMap(relativeModules)
       .filter((path) => path.endsWith("/screen.tsx"));
     expect(screens.sort()).toEqual([
       "tools/images-to-pdf/screen.tsx",
       "tools/merge-pdf/screen.tsx",
+      "tools/pdf-to-jpg/screen.tsx",
       "tools/png-to-jpg/screen.tsx",
+      "tools/split-pdf/screen.tsx",
     ]);
   });
 });

@@ -4,8 +4,17 @@
  */
 const ascii = new TextEncoder();
 
-/** A PDF with `pages` Letter pages, each showing "{label} n" in Helvetica. */
-export function makePdf(pages: number, label = "Page"): Uint8Array {
+export interface MakePdfOptions {
+  /** Locked with a user password (Standard security handler): no reader opens it without one. */
+  readonly encrypted?: boolean;
+  /** Cross-reference offsets that point beside the objects: readers must rebuild the table. */
+  readonly brokenXref?: boolean;
+}
+
+const HEX_32 = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
+
+/** A PDF with `pages` Letter pages (0 makes an empty page tree), each showing "{label} n" in Helvetica. */
+export function makePdf(pages: number, label = "Page", options: MakePdfOptions = {}): Uint8Array {
   const bodies: string[] = [];
   const pageIds = Array.from({ length: pages }, (_, i) => 4 + 2 * i);
   bodies.push("<< /Type /Catalog /Pages 2 0 R >>");
@@ -26,8 +35,13 @@ export function makePdf(pages: number, label = "Page"): Uint8Array {
   });
   const xref = text.length;
   text += `xref\n0 ${bodies.length + 1}\n0000000000 65535 f \n`;
-  for (const offset of offsets) text += `${String(offset).padStart(10, "0")} 00000 n \n`;
-  text += `trailer\n<< /Size ${bodies.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  const shift = options.brokenXref ? 7 : 0;
+  for (const offset of offsets) text += `${String(offset + shift).padStart(10, "0")} 00000 n \n`;
+  // An /O and /U no password matches: the empty user password fails, so the file stays locked.
+  const encrypt = options.encrypted
+    ? ` /Encrypt << /Filter /Standard /V 1 /R 2 /O <${HEX_32}> /U <${HEX_32}> /P -44 >> /ID [<${HEX_32.slice(0, 32)}> <${HEX_32.slice(0, 32)}>]`
+    : "";
+  text += `trailer\n<< /Size ${bodies.length + 1} /Root 1 0 R${encrypt} >>\nstartxref\n${xref}\n%%EOF\n`;
   return ascii.encode(text);
 }
 

@@ -29,7 +29,7 @@ export default function ImagesToPdfPage() {
   const [items, setItems] = useChosenImages();
   const [margin, setMargin] = useState<Margin>("small");
   const [orientation, setOrientation] = useState<Orientation>("portrait");
-  const { problem, markProblem, clearProblem } = useFileProblem(items);
+  const { problemOf, markProblem, clearProblem } = useFileProblem(items);
   // On error the images stay chosen so the user can retry; an image the server names is marked.
   const task = useToolTask(tool.id, (error) => {
     const message = shared(error.localeKey);
@@ -140,7 +140,7 @@ export default function ImagesToPdfPage() {
               items={items}
               title={t("listTitle")}
               disabled={busy}
-              problem={problem}
+              problemOf={problemOf}
               itemsClassName="images-to-pdf__items"
               renderThumbnail={(item) => (
                 <img className="images-to-pdf__thumbnail" src={item.preview} alt="" />

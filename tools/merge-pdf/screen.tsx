@@ -1,5 +1,7 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { PageThumbnail } from "../../client/src/components/pdf/page-thumbnails";
+import { usePdfChecks } from "../../client/src/components/pdf/use-pdf-checks";
 import { type ChosenFile, toChosenFiles } from "../../client/src/components/sortable-files/chosen-file";
 import { SortableFileList } from "../../client/src/components/sortable-files/sortable-file-list";
 import { FileDropzone } from "../../client/src/components/tool/file-dropzone";
@@ -8,7 +10,7 @@ import { TaskProgress } from "../../client/src/components/tool/task-progress";
 import { ToolShell } from "../../client/src/components/tool/tool-shell";
 import { downloadResult, useToolTask } from "../../client/src/components/tool/use-tool-task";
 import { formatFileSize } from "../../client/src/lib/format/file-size";
-import { showApiError } from "../../client/src/lib/show-error";
+import { apiErrorMessage, showApiError } from "../../client/src/lib/show-error";
 import { showToast } from "../../client/src/lib/toast-store";
 import tool from "./tool.ts";
 import "./merge-pdf.css";
@@ -40,6 +42,21 @@ export default function MergePdfPage() {
     });
   });
   const { phase, busy } = task;
+  // Each file is checked as it is added, so a bad one is named before the whole job is uploaded.
+  const checks = usePdfChecks(items);
+  const checkOf = (item: ChosenFile) => checks.get(item.id);
+  const problemOf = (item: ChosenFile): string | undefined => {
+    if (problem?.id === item.id) return problem.message;
+    const check = checkOf(item);
+    return check?.state === "error" ? apiErrorMessage(shared, check.error) : undefined;
+  };
+  const detailOf = (item: ChosenFile): string | undefined => {
+    const check = checkOf(item);
+    if (check?.state === "analyzing") return shared("fileList.checking");
+    return check?.state === "ready" ? shared("fileList.pages", { count: check.pages }) : undefined;
+  };
+  const checking = items.some((item) => checkOf(item)?.state === "analyzing");
+  const refused = items.some((item) => checkOf(item)?.state === "error");
 
   const changeItems = (next: ChosenFile[]) => {
     setItems(next);
@@ -82,7 +99,7 @@ export default function MergePdfPage() {
     );
   }
 
-  const canMerge = items.length >= MIN_FILES && !busy;
+  const canMerge = items.length >= MIN_FILES && !busy && !checking && !refused;
   return (
     <ToolShell toolId={tool.id}>
       <div className="merge-tool">
@@ -98,7 +115,9 @@ export default function MergePdfPage() {
             items={items}
             title={t("listTitle")}
             disabled={busy}
-            problem={problem}
+            problemOf={problemOf}
+            detailOf={detailOf}
+            renderThumbnail={(item) => <PageThumbnail file={item.file} page={1} width={40} />}
             onChange={changeItems}
           />
         ) : null}
@@ -106,6 +125,7 @@ export default function MergePdfPage() {
           {items.length > 0 && items.length < MIN_FILES ? (
             <p className="tool-actions__hint">{t("needTwo")}</p>
           ) : null}
+          {refused ? <p className="tool-actions__hint">{t("removeBad")}</p> : null}
           <TaskProgress phase={phase} />
           <button
             type="button"

@@ -1,19 +1,26 @@
 import { z } from "zod";
-import { CONTAINER, declareTool, NOT_BUILT, options, pdfInput } from "../../contract/tool-kit.ts";
+import { AVAILABLE, CONTAINER, declareTool, options, pdfInput } from "../../contract/tool-kit.ts";
 
-/** Split PDF: page ranges, or every page, into parts. */
+/** Largest "every N pages" accepted: more than any PDF the 100 MB input limit lets through. */
+export const MAX_PAGES_PER_PART = 100_000;
+
+/**
+ * Split PDF: each comma-separated page range a part, every page a part, or parts of N pages. One
+ * part is answered as a PDF, several as a ZIP (bookmarks, links and form fields of kept pages kept).
+ */
 export default declareTool({
   id: "split-pdf",
   category: "pdf",
   order: 2,
   icon: "split",
-  ...NOT_BUILT,
+  ...AVAILABLE,
   input: pdfInput(1),
   options: z.object({
-    split_mode: z.enum(["ranges", "every-page"]).default("ranges"),
+    split_mode: z.enum(["ranges", "every-page", "every-n"]).default("ranges"),
     page_ranges: options.pageRanges(),
+    pages_per_part: z.coerce.number().int().min(1).max(MAX_PAGES_PER_PART).default(2),
   }),
-  output: { kind: "zip" },
+  output: { kind: "zip", single: "pdf" },
   engine: CONTAINER,
   endpoint: { path: "/api/pdf/split", fileField: "file", fields: {} },
 });

@@ -1,13 +1,34 @@
 import type { TFunction } from "i18next";
 import type { ApiError } from "./api/api-error";
+import type { PageRangeError } from "./contract";
 import { showToast } from "./toast-store";
+
+const PAGE_RANGE_KEYS: ReadonlySet<string> = new Set<PageRangeError["key"]>([
+  "invalidPageRanges",
+  "invalidRange",
+  "invalidPage",
+  "invalidRangeFormat",
+  "invalidPageNumber",
+]);
+
+/**
+ * The translated cause of a failed call: the spec's page-range message when the server refused the
+ * ranges (it names the key and values, see contract/page-ranges.ts), else the error code's message.
+ */
+export function apiErrorMessage(t: TFunction, error: ApiError): string {
+  const key = error.context.page_ranges_error;
+  if (error.code === "INVALID_OPTIONS" && typeof key === "string" && PAGE_RANGE_KEYS.has(key)) {
+    return t(`errors.${key as PageRangeError["key"]}`, { ...error.context });
+  }
+  return t(error.localeKey);
+}
 
 /**
  * The destructive toast of a failed operation (spec §8): the situation as title, the translated
  * cause (the server's error code, or the client-side situation) as description.
  */
 export function showApiError(t: TFunction, title: string, error: ApiError) {
-  showToast({ variant: "destructive", title, description: t(error.localeKey) });
+  showToast({ variant: "destructive", title, description: apiErrorMessage(t, error) });
 }
 
 /** A destructive toast titled with the common error label. */

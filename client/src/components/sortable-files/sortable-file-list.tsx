@@ -27,8 +27,10 @@ interface SortableFileListProps<T extends ChosenFile> {
   /** The list's heading, in the tool's words ("Files to merge"). */
   title: string;
   disabled: boolean;
-  /** The file the last run failed on, and why. */
-  problem?: { readonly id: string; readonly message: string } | null;
+  /** Why a file cannot be used (a check, or the last run, named it); shown under its name. */
+  problemOf?: ((item: T) => string | undefined) | undefined;
+  /** A short fact under the file's name ("12 pages", "Checking…"). */
+  detailOf?: ((item: T) => string | undefined) | undefined;
   /** What stands for the file in its row (a preview); by default a badge with its format. */
   renderThumbnail?: ((item: T) => ReactNode) | undefined;
   /** Extra class on the list of rows (e.g. a fixed-height scrolling area). */
@@ -41,7 +43,8 @@ export function SortableFileList<T extends ChosenFile>({
   items,
   title,
   disabled,
-  problem,
+  problemOf,
+  detailOf,
   renderThumbnail,
   itemsClassName,
   onChange,
@@ -139,7 +142,8 @@ export function SortableFileList<T extends ChosenFile>({
                 item={item}
                 position={index + 1}
                 disabled={disabled}
-                problem={problem?.id === item.id ? problem.message : undefined}
+                problem={problemOf?.(item)}
+                detail={detailOf?.(item)}
                 thumbnail={renderThumbnail?.(item)}
                 onRemove={(id) => onChange(items.filter((other) => other.id !== id))}
               />

@@ -11,8 +11,10 @@ interface SortableFileRowProps {
   item: ChosenFile;
   position: number;
   disabled: boolean;
-  /** Why the last run failed on this file (the server named it), shown under its name. */
+  /** Why this file cannot be used (a check, or the last run, named it), shown under its name. */
   problem?: string | undefined;
+  /** A short fact shown under its name (page count, checking…). */
+  detail?: string | undefined;
   /** What stands for the file (a preview); by default a badge with its format. */
   thumbnail?: ReactNode;
   onRemove: (id: string) => void;
@@ -24,6 +26,7 @@ export function SortableFileRow({
   position,
   disabled,
   problem,
+  detail,
   thumbnail,
   onRemove,
 }: SortableFileRowProps) {
@@ -64,6 +67,7 @@ export function SortableFileRow({
       )}
       <span className="file-row__name" title={name}>
         {name}
+        {detail && !problem ? <span className="file-row__detail">{detail}</span> : null}
         {problem ? (
           <span className="file-row__problem" role="alert">
             {problem}

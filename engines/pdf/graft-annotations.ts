@@ -1,12 +1,12 @@
 import type * as mupdf from "mupdf";
-import { type DestinationRewriter, walkFields } from "./merge-destinations.ts";
+import { type DestinationRewriter, walkFields } from "./graft-destinations.ts";
 
 /**
  * MuPDF's graftPage copies a page's contents, resources and boxes but not its annotations. They
  * are carried over by grafting the annotation dictionaries themselves (links, comments,
  * highlights, form widgets, popups), which keeps their appearance, borders and actions. Their
  * page references (/P, destinations) are cut before grafting and restored after, see
- * merge-destinations.ts. (Re-creating links through MuPDF's link API instead cost 0.5 ms per
+ * graft-destinations.ts. (Re-creating links through MuPDF's link API instead cost 0.5 ms per
  * link: 12 s on one 2415-page manual.)
  */
 
@@ -32,6 +32,10 @@ export function pageObjects(document: mupdf.PDFDocument, from: number, count: nu
 export interface PageAnnotations {
   readonly annots: mupdf.PDFObject;
   readonly withPage: readonly number[];
+  /** Per annotation (same order as `annots`): the source pages its destinations target. */
+  readonly targets: readonly (readonly number[])[];
+  /** Per annotation: whether it is a link (a split drops links whose target is not kept). */
+  readonly isLink: readonly boolean[];
 }
 
 export interface DetachedAnnotations {
@@ -64,10 +68,12 @@ export function detachAnnotations(
     if (!annots.isArray()) continue;
     const keep = source.newArray();
     const withPage: number[] = [];
+    const targets: (readonly number[])[] = [];
+    const isLink: boolean[] = [];
     for (let j = 0; j < annots.length; j++) {
       const annot = annots.get(j);
       if (!annot.isDictionary()) continue;
-      const resolves = rewriter.detach(annot);
+      const { resolves, pages } = rewriter.detach(annot);
       const subtype = annot.get("Subtype").asName();
       if (subtype === "Link") {
         if (!resolves) continue;
@@ -78,8 +84,10 @@ export function detachAnnotations(
         withPage.push(keep.length);
       }
       keep.push(annot);
+      targets.push(pages);
+      isLink.push(subtype === "Link");
     }
-    if (keep.length > 0) perPage[i] = { annots: keep, withPage };
+    if (keep.length > 0) perPage[i] = { annots: keep, withPage, targets, isLink };
   }
   const fields = source.getTrailer().get("Root", "AcroForm", "Fields");
   if (fields.isArray()) {
@@ -93,7 +101,7 @@ export function detachAnnotations(
 }
 
 /**
- * A merged document is a new document: the signatures of its sources no longer cover it, and a
+ * A merged or split document is a new document: the signatures of its sources no longer cover it, and a
  * signature value references the signed document itself (DocMDP /Reference → catalog), which a
  * graft would copy whole. The value goes; the field and its appearance stay, unsigned.
  */
@@ -114,9 +122,48 @@ export function graftAnnotations(
 ): void {
   for (const [i, prepared] of perPage.entries()) {
     const page = targetPages[i];
-    if (prepared === undefined || page === undefined) continue;
-    const grafted = map.graftObject(prepared.annots);
-    for (const j of prepared.withPage) grafted.get(j).put("P", page);
-    page.put("Annots", grafted);
+    if (prepared !== undefined && page !== undefined) graftPageAnnotations(prepared, page, map);
   }
+}
+
+/**
+ * Grafts one page's prepared annotations onto its new page. With `isKept` (a document that keeps
+ * only some source pages), a link to a page not kept is dropped and any other annotation loses its
+ * actions to such pages, so no destination is left pointing nowhere. Returns the source object
+ * numbers of the annotations grafted (widgets among them name their form fields).
+ */
+export function graftPageAnnotations(
+  prepared: PageAnnotations,
+  page: mupdf.PDFObject,
+  map: mupdf.PDFGraftMap,
+  isKept?: (sourcePage: number) => boolean,
+): number[] {
+  const { annots, withPage, targets, isLink } = prepared;
+  const reaches = targets.map((pages) => isKept === undefined || pages.every(isKept));
+  let grafted: mupdf.PDFObject;
+  let positions: number[];
+  if (reaches.every((ok, j) => ok || !isLink[j])) {
+    // Every annotation stays: one graft of the whole array.
+    grafted = map.graftObject(annots);
+    positions = [...reaches.keys()];
+  } else {
+    page.put("Annots", []);
+    grafted = page.get("Annots");
+    positions = [...reaches.keys()].filter((j) => reaches[j] || !isLink[j]);
+    for (const j of positions) grafted.push(map.graftObject(annots.get(j)));
+  }
+  const withPageSet = new Set(withPage);
+  const sources: number[] = [];
+  for (const [k, j] of positions.entries()) {
+    if (isKept !== undefined) {
+      const annot = annots.get(j);
+      if (annot.isIndirect()) sources.push(annot.asIndirect());
+    }
+    if (!withPageSet.has(j) && reaches[j]) continue;
+    const copy = grafted.get(k);
+    if (withPageSet.has(j)) copy.put("P", page);
+    if (!reaches[j]) for (const key of ["A", "AA", "Dest"]) copy.delete(key);
+  }
+  page.put("Annots", grafted);
+  return sources;
 }

@@ -7,7 +7,8 @@ import type * as mupdf from "mupdf";
  * destination (explicit, or named: the name tree is not copied) is replaced by an indirect copy in
  * the source whose page entry is null; after grafting, each copy's counterpart in the merged
  * document gets the reference to the merged page. MuPDF JS objects cost a wrapper each, so the work
- * per destination is kept to a few calls (one shared copy per named destination).
+ * per destination is kept to a few calls (one shared copy per named destination). A merge keeps
+ * every page; a split keeps some, so each holder also learns the pages its destinations target.
  */
 export class DestinationRewriter {
   readonly #source: mupdf.PDFDocument;
@@ -16,7 +17,8 @@ export class DestinationRewriter {
   readonly #shared = new Map<number, mupdf.PDFObject | null>();
   /** The indirect copies made in the source and the page index each one targets. */
   readonly #detached: { readonly copy: mupdf.PDFObject; readonly page: number }[] = [];
-  readonly #copies = new Set<number>();
+  /** Object number of each detached copy → the 0-based source page it targets. */
+  readonly #copies = new Map<number, number>();
   #nameTree: Record<string, mupdf.PDFObject> | undefined;
 
   constructor(source: mupdf.PDFDocument, sourcePages: readonly mupdf.PDFObject[]) {
@@ -28,32 +30,38 @@ export class DestinationRewriter {
 
   /**
    * Detaches the destinations of a link, widget, field or bookmark: /Dest, and GoTo actions in /A,
-   * /AA and /Next chains. Returns false when its own target (/Dest or /A) does not resolve to a page.
+   * /AA and /Next chains. `resolves` is false when its own target (/Dest or /A) does not resolve to
+   * a page; `pages` lists the 0-based source pages its destinations target. Detaching a holder again
+   * makes no new copies and answers the same pages.
    */
-  detach(holder: mupdf.PDFObject): boolean {
+  detach(holder: mupdf.PDFObject): DetachedHolder {
+    const pages: number[] = [];
     let resolves = true;
     const dest = holder.get("Dest");
-    if (!dest.isNull()) resolves = this.#replace(dest, (copy) => holder.put("Dest", copy));
+    if (!dest.isNull()) resolves = this.#replace(dest, pages, (copy) => holder.put("Dest", copy));
     const action = holder.get("A");
-    if (action.isDictionary()) resolves = this.#detachAction(action) && resolves;
+    if (action.isDictionary()) resolves = this.#detachAction(action, pages) && resolves;
     const additional = holder.get("AA");
     if (additional.isDictionary()) {
       additional.forEach((value) => {
-        this.#detachAction(value);
+        this.#detachAction(value, pages);
       });
     }
-    return resolves;
+    return { resolves, pages };
   }
 
-  /** Points every detached copy's counterpart in the merged document at its merged page. */
-  attach(map: mupdf.PDFGraftMap, targetPages: readonly mupdf.PDFObject[]): void {
+  /**
+   * Points every detached copy's counterpart in the new document at its new page: `targetPages[i]`
+   * is where source page i landed (a split leaves the pages of other parts undefined).
+   */
+  attach(map: mupdf.PDFGraftMap, targetPages: readonly (mupdf.PDFObject | undefined)[]): void {
     for (const { copy, page } of this.#detached) {
       const target = targetPages[page];
       if (target !== undefined) map.graftObject(copy).put(0, target);
     }
   }
 
-  #detachAction(first: mupdf.PDFObject): boolean {
+  #detachAction(first: mupdf.PDFObject, pages: number[]): boolean {
     let resolves = true;
     const pending = [first];
     // A bound on visited actions: /Next chains of a hostile file may loop.
@@ -66,7 +74,7 @@ export class DestinationRewriter {
       if (!action.isDictionary()) continue;
       if (action.get("S").asName() === "GoTo") {
         const target = action;
-        resolves = this.#replace(action.get("D"), (copy) => target.put("D", copy)) && resolves;
+        resolves = this.#replace(action.get("D"), pages, (copy) => target.put("D", copy)) && resolves;
       }
       const next = action.get("Next");
       if (next.isDictionary()) pending.push(next);
@@ -75,9 +83,11 @@ export class DestinationRewriter {
     return resolves;
   }
 
-  #replace(dest: mupdf.PDFObject, put: (copy: mupdf.PDFObject | null) => void): boolean {
+  #replace(dest: mupdf.PDFObject, pages: number[], put: (copy: mupdf.PDFObject | null) => void): boolean {
     const copy = this.#detachedCopy(dest);
     put(copy);
+    const page = copy === null ? undefined : this.#copies.get(copy.asIndirect());
+    if (page !== undefined) pages.push(page);
     return copy !== null;
   }
 
@@ -121,7 +131,7 @@ export class DestinationRewriter {
     for (let i = 1; i < explicit.length; i++) copy.push(explicit.get(i));
     const indirect = this.#source.addObject(copy);
     this.#detached.push({ copy: indirect, page: index });
-    this.#copies.add(indirect.asIndirect());
+    this.#copies.set(indirect.asIndirect(), index);
     return indirect;
   }
 
@@ -135,6 +145,12 @@ export class DestinationRewriter {
     }
     return value?.isDictionary() ? value.get("D") : value;
   }
+}
+
+/** What detaching one holder found: whether its own target resolves, and the pages targeted. */
+export interface DetachedHolder {
+  readonly resolves: boolean;
+  readonly pages: readonly number[];
 }
 
 /** Visits every dictionary of a field tree once (field trees can contain cycles). */

@@ -1,0 +1,27 @@
+import type * as mupdf from "mupdf";
+import { AppError } from "../../contract/index.ts";
+import { isOutOfMemory } from "./open-pdf.ts";
+
+/** The document saved with MuPDF's `options`, copied out of WASM memory. */
+export function savePdf(document: mupdf.PDFDocument, options: string): Uint8Array {
+  const buffer = document.saveToBuffer(options);
+  try {
+    // The buffer views WASM memory that is freed with it: copy out before destroying.
+    return buffer.asUint8Array().slice();
+  } finally {
+    buffer.destroy();
+  }
+}
+
+/**
+ * MuPDF throws plain errors; a failure on a file that opened is damage inside it (or memory).
+ * `job` names the work in the English message ("merge", "split").
+ */
+export function asPdfJobError(error: unknown, job: string, context: Record<string, number>): AppError {
+  if (error instanceof AppError) return error;
+  // MuPDF's own text goes to the log line only (detail), never to the API message.
+  const detail = error instanceof Error ? error.message : String(error);
+  if (isOutOfMemory(error))
+    return new AppError("JOB_OUT_OF_MEMORY", `The ${job} ran out of memory.`, context, detail);
+  return new AppError("PDF_DAMAGED", "A PDF has damaged content that cannot be copied.", context, detail);
+}

@@ -1,0 +1,272 @@
+import { useEffect, useMemo, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { PageGrid, type ToggleGesture } from "../../client/src/components/pdf/page-thumbnails";
+import { usePdfAnalysis } from "../../client/src/components/pdf/use-pdf-analysis";
+import { Spinner } from "../../client/src/components/spinner";
+import { FileDropzone } from "../../client/src/components/tool/file-dropzone";
+import { type ResultFact, ResultPanel } from "../../client/src/components/tool/result-panel";
+import { TaskProgress } from "../../client/src/components/tool/task-progress";
+import { ToolShell } from "../../client/src/components/tool/tool-shell";
+import { downloadResult, useToolTask } from "../../client/src/components/tool/use-tool-task";
+import type { ApiError } from "../../client/src/lib/api/api-error";
+import {
+  formatPageRanges,
+  pagesOf,
+  parsePageRanges,
+  rangesOfPages,
+  type TaskResult,
+} from "../../client/src/lib/contract";
+import { formatFileSize } from "../../client/src/lib/format/file-size";
+import { apiErrorMessage, showErrorMessage } from "../../client/src/lib/show-error";
+import { showToast } from "../../client/src/lib/toast-store";
+import { ChoiceGroup } from "./choice-group";
+import { PageRangeField } from "./page-range-field";
+import tool, { CONVERSION_MODES, DEFAULT_RESOLUTION, RESOLUTIONS, type Resolution } from "./tool.ts";
+import "./pdf-to-jpg.css";
+
+type Mode = (typeof CONVERSION_MODES)[number];
+
+/**
+ * PDF to JPG (spec §2, §4): pick one PDF, which is analysed at once (page count); then the mode,
+ * the page ranges (convert-pages, checked as typed, or picked on the thumbnails) and the
+ * resolution; convert with progress; on success the download starts and the result stays offered.
+ */
+export default function PdfToJpgScreen() {
+  const { t, i18n } = useTranslation([tool.id, "common"]);
+  const { t: shared } = useTranslation();
+  const language = i18n.resolvedLanguage ?? "en";
+  const [file, setFile] = useState<File | null>(null);
+  const [mode, setMode] = useState<Mode>("convert-pages");
+  const [ranges, setRanges] = useState("");
+  const [dpi, setDpi] = useState<Resolution>(DEFAULT_RESOLUTION);
+  const lastToggled = useRef<number | null>(null);
+  const analysis = usePdfAnalysis(file);
+  const pages = analysis.state === "ready" ? analysis.pages : null;
+
+  const describe = (error: ApiError) =>
+    file === null
+      ? apiErrorMessage(shared, error)
+      : shared("errors.fileProblem", { name: file.name, message: apiErrorMessage(shared, error) });
+  const task = useToolTask(tool.id, (error) =>
+    showToast({
+      variant: "destructive",
+      title: shared("errors.pdfToJpgFailed"),
+      description: describe(error),
+    }),
+  );
+  const { phase, busy } = task;
+
+  // A PDF the server cannot open is named once, as it is found; the user may pick another.
+  const analysisError = analysis.state === "error" ? analysis.error : null;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: shown once per failed analysis, not again on a language change
+  useEffect(() => {
+    if (analysisError !== null)
+      showToast({
+        variant: "destructive",
+        title: shared("errors.analyzeFailed"),
+        description: describe(analysisError),
+      });
+  }, [analysisError]);
+
+  // Spec §2: on success the browser goes to the download address.
+  const doneTask = phase.name === "done" ? phase.result : null;
+  useEffect(() => {
+    if (doneTask !== null) downloadResult(doneTask);
+  }, [doneTask]);
+
+  const parsed = useMemo(() => (pages === null ? null : parsePageRanges(ranges, pages)), [ranges, pages]);
+  const rangeError = mode === "convert-pages" && parsed !== null && !parsed.ok ? parsed.error : null;
+  const selected = useMemo(
+    () => new Set(ranges.trim() !== "" && parsed?.ok ? pagesOf(parsed.ranges) : []),
+    [ranges, parsed],
+  );
+
+  const pick = (next: File | null) => {
+    task.reset();
+    setFile(next);
+    setRanges("");
+    lastToggled.current = null;
+  };
+
+  // Clicking a thumbnail adds or removes its page; with shift, the run from the last click.
+  const toggle = (page: number, gesture: ToggleGesture) => {
+    const next = new Set(selected);
+    const adding = !next.has(page);
+    const from = gesture.shift && lastToggled.current !== null ? lastToggled.current : page;
+    for (let p = Math.min(from, page); p <= Math.max(from, page); p++) {
+      if (adding) next.add(p);
+      else next.delete(p);
+    }
+    lastToggled.current = page;
+    setRanges(formatPageRanges(rangesOfPages(next)));
+  };
+
+  const convert = () => {
+    if (file === null) {
+      showErrorMessage(shared, shared("errors.selectPdf"));
+      return;
+    }
+    const fields: Record<string, string> = { conversion_mode: mode };
+    if (mode === "convert-pages") {
+      fields.dpi = String(dpi);
+      if (ranges.trim() !== "") fields.page_ranges = ranges.trim();
+    }
+    void task.run([file], fields);
+  };
+
+  // What the result panel says of a finished conversion: file, what was made, resolution, size.
+  const resultFacts = (result: TaskResult): ResultFact[] => {
+    const number = (value: number) => new Intl.NumberFormat(language).format(value);
+    const { pages_rendered: rendered, images_extracted: extracted, dpi: used, repaired } = result.facts;
+    return [
+      { id: "name", label: shared("result.fileName"), value: result.filename },
+      ...(typeof rendered === "number"
+        ? [{ id: "pages", label: t("pagesRendered"), value: number(rendered) }]
+        : []),
+      ...(typeof extracted === "number"
+        ? [{ id: "images", label: t("imagesExtracted"), value: number(extracted) }]
+        : []),
+      ...(typeof used === "number"
+        ? [{ id: "dpi", label: t("resolution"), value: t("dpi", { dpi: used }) }]
+        : []),
+      { id: "size", label: shared("result.size"), value: formatFileSize(result.new_size, shared, language) },
+      // MuPDF rebuilt a damaged file: the user should look at the result.
+      ...(repaired === true ? [{ id: "repaired", label: t("repairedLabel"), value: t("repaired") }] : []),
+    ];
+  };
+
+  if (phase.name === "done") {
+    return (
+      <ToolShell toolId={tool.id}>
+        <ResultPanel
+          title={t("resultTitle", {
+            count: phase.result.facts.pages_rendered ?? phase.result.facts.images_extracted ?? 1,
+          })}
+          facts={resultFacts(phase.result)}
+          downloadLabel={shared("result.download")}
+          anotherLabel={t("another")}
+          expiresAt={phase.expiresAt}
+          deleting={phase.deleting}
+          onDownload={() => downloadResult(phase.result)}
+          onDelete={() => void task.deleteNow().then((deleted) => deleted && pick(null))}
+          onAnother={() => pick(null)}
+        />
+      </ToolShell>
+    );
+  }
+
+  const canConvert = pages !== null && rangeError === null && !busy;
+  return (
+    <ToolShell toolId={tool.id}>
+      <div className="pdf-to-jpg">
+        <div className="pdf-to-jpg__settings">
+          <FileDropzone
+            limits={tool.input}
+            disabled={busy}
+            compact={file !== null}
+            onAccept={(files) => pick(files[0] ?? null)}
+          />
+          {file === null ? null : (
+            <div className="pdf-to-jpg__file" data-testid="chosen-file">
+              <div>
+                <div className="pdf-to-jpg__file-name" title={file.name}>
+                  {file.name}
+                </div>
+                <div className="pdf-to-jpg__file-pages" data-testid="page-count">
+                  {analysis.state === "analyzing" ? (
+                    <span className="pdf-to-jpg__busy">
+                      <Spinner label={t("analyzing")} /> {t("analyzing")}
+                    </span>
+                  ) : pages !== null ? (
+                    t("pageCount", { count: pages, formatted: new Intl.NumberFormat(language).format(pages) })
+                  ) : (
+                    t("unreadable")
+                  )}
+                </div>
+              </div>
+              <button
+                type="button"
+                className="button button--small button--danger-outline"
+                disabled={busy}
+                onClick={() => pick(null)}
+              >
+                {t("removeFile")}
+              </button>
+            </div>
+          )}
+          {pages === null ? (
+            <p className="state-message" data-testid="no-pages-notice">
+              {file === null
+                ? shared("errors.noFile")
+                : analysis.state === "analyzing"
+                  ? t("waitAnalysis")
+                  : t("chooseAnother")}
+            </p>
+          ) : (
+            <>
+              <ChoiceGroup
+                name="conversion_mode"
+                legend={t("mode")}
+                value={mode}
+                disabled={busy}
+                onChange={setMode}
+                choices={CONVERSION_MODES.map((value) => ({
+                  value,
+                  label: t(`modes.${value}.label`),
+                  hint: t(`modes.${value}.hint`),
+                }))}
+              />
+              {mode === "convert-pages" ? (
+                <>
+                  <PageRangeField value={ranges} error={rangeError} disabled={busy} onChange={setRanges} />
+                  <ChoiceGroup
+                    name="dpi"
+                    legend={t("resolution")}
+                    value={dpi}
+                    disabled={busy}
+                    onChange={setDpi}
+                    choices={RESOLUTIONS.map((value) => ({
+                      value,
+                      label: t(`resolutions.${value}`),
+                      hint: t("dpi", { dpi: value }),
+                    }))}
+                  />
+                </>
+              ) : null}
+              <div className="tool-actions">
+                <TaskProgress phase={phase} />
+                <button
+                  type="button"
+                  className="button button--primary button--large button--block"
+                  disabled={!canConvert}
+                  aria-busy={busy}
+                  onClick={convert}
+                  data-testid="convert-button"
+                >
+                  {busy ? (
+                    <span className="pdf-to-jpg__busy">
+                      <Spinner />
+                      {phase.name === "processing" && phase.percent > 0
+                        ? t("convertingPercent", { percent: phase.percent })
+                        : t("converting")}
+                    </span>
+                  ) : (
+                    t("convert")
+                  )}
+                </button>
+              </div>
+            </>
+          )}
+        </div>
+        {file !== null && pages !== null ? (
+          <PageGrid
+            file={file}
+            pages={pages}
+            selected={mode === "convert-pages" ? selected : undefined}
+            onToggle={mode === "convert-pages" && !busy ? toggle : undefined}
+          />
+        ) : null}
+      </div>
+    </ToolShell>
+  );
+}
