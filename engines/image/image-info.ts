@@ -34,7 +34,7 @@ function readPng(bytes: Uint8Array): ImageInfo {
 }
 
 /** SOF markers carrying the frame size: C0–CF except DHT (C4), JPG (C8) and DAC (CC). */
-function isStartOfFrame(marker: number): boolean {
+export function isStartOfFrame(marker: number): boolean {
   return marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
 }
 
@@ -43,11 +43,19 @@ function isStandalone(marker: number): boolean {
   return marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7);
 }
 
-function readJpeg(bytes: Uint8Array): ImageInfo {
+/** One marker segment of a JPEG header: the marker byte and the segment's payload. */
+export interface JpegSegment {
+  readonly marker: number;
+  readonly data: Uint8Array;
+}
+
+/**
+ * The marker segments of a JPEG before its first scan (SOS ends the walk). Throws IMAGE_DAMAGED
+ * when the header is cut short or malformed.
+ */
+export function* jpegHeaderSegments(bytes: Uint8Array): Generator<JpegSegment> {
   const view = viewOf(bytes);
   let at = 2;
-  let size: { width: number; height: number } | undefined;
-  let orientation: Orientation | undefined;
   for (;;) {
     if (at >= bytes.length) throw damaged("jpeg", "ends before its first scan");
     if (bytes[at] !== 0xff) throw damaged("jpeg", `no marker at byte ${at}`);
@@ -61,24 +69,31 @@ function readJpeg(bytes: Uint8Array): ImageInfo {
     if (at + 2 > bytes.length) throw damaged("jpeg", "ends inside a marker segment");
     const length = view.getUint16(at);
     if (length < 2 || at + length > bytes.length) throw damaged("jpeg", "marker segment cut short");
-    const segment = bytes.subarray(at + 2, at + length);
-    if (marker === 0xda) {
-      if (!size) throw damaged("jpeg", "scan before the frame header");
-      return { kind: "jpeg", ...size, orientation: orientation ?? 1, hasAlpha: false };
-    }
+    if (marker === 0xda) return;
+    yield { marker, data: bytes.subarray(at + 2, at + length) };
+    at += length;
+  }
+}
+
+function readJpeg(bytes: Uint8Array): ImageInfo {
+  let size: { width: number; height: number } | undefined;
+  let orientation: Orientation | undefined;
+  for (const { marker, data } of jpegHeaderSegments(bytes)) {
     if (isStartOfFrame(marker)) {
       if (size) throw damaged("jpeg", "more than one frame header");
-      if (segment.length < 6) throw damaged("jpeg", "frame header cut short");
-      const height = view.getUint16(at + 3);
-      const width = view.getUint16(at + 5);
+      if (data.length < 6) throw damaged("jpeg", "frame header cut short");
+      const view = viewOf(data);
+      const height = view.getUint16(1);
+      const width = view.getUint16(3);
       // A zero height is deferred to a DNL marker, which common decoders do not support.
       if (width === 0 || height === 0) throw damaged("jpeg", `frame size ${width}×${height}`);
       size = { width, height };
-    } else if (marker === 0xe1 && orientation === undefined && segment[0] === 0x45 && segment[1] === 0x78) {
-      orientation = readExifOrientation(segment);
+    } else if (marker === 0xe1 && orientation === undefined && data[0] === 0x45 && data[1] === 0x78) {
+      orientation = readExifOrientation(data);
     }
-    at += length;
   }
+  if (!size) throw damaged("jpeg", "scan before the frame header");
+  return { kind: "jpeg", ...size, orientation: orientation ?? 1, hasAlpha: false };
 }
 
 const fourCC = (bytes: Uint8Array, at: number): string =>

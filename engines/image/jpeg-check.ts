@@ -35,10 +35,22 @@ function skipEntropyCodedData(bytes: Uint8Array, at: number): number {
   throw corrupt("scan data runs to the end without EOI");
 }
 
-export function checkJpeg(bytes: Uint8Array, expected: JpegExpectation): void {
+export interface JpegCheckOptions {
+  /**
+   * Bytes may follow the first EOI, as in files from cameras and phones that append data (an
+   * Ultra HDR gain map, MPF pictures): the check ends at that EOI.
+   */
+  readonly trailingData?: boolean;
+}
+
+export function checkJpeg(
+  bytes: Uint8Array,
+  expected: JpegExpectation,
+  options: JpegCheckOptions = {},
+): void {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (bytes.length < 4 || bytes[0] !== 0xff || bytes[1] !== SOI) throw corrupt("no SOI marker");
-  if (bytes[bytes.length - 2] !== 0xff || bytes[bytes.length - 1] !== EOI)
+  if (!options.trailingData && (bytes[bytes.length - 2] !== 0xff || bytes[bytes.length - 1] !== EOI))
     throw corrupt("does not end with EOI");
   let componentIds: number[] | undefined;
   /** Per component: which of the 64 coefficients some scan has finished (successive approximation 0). */
@@ -50,7 +62,7 @@ export function checkJpeg(bytes: Uint8Array, expected: JpegExpectation): void {
     while (bytes[at] === 0xff) at++;
     const marker = bytes[at++] ?? 0;
     if (marker === EOI) {
-      if (at !== bytes.length) throw corrupt("EOI before the end of the file");
+      if (at !== bytes.length && !options.trailingData) throw corrupt("EOI before the end of the file");
       break;
     }
     if (at + 2 > bytes.length) throw corrupt("cut inside a marker");

@@ -223,7 +223,7 @@ describe("pdfToJpg convert-pages", () => {
   it("refuses more pixels than a job holds before drawing any page", async () => {
     // 150 A4 pages at 300 dpi are 1.3 gigapixels; at 150 dpi the same pages fit.
     const pdf = textPdf("Many", 150);
-    const error = await failure(run(pdf, convert(300)));
+    const error = await engineFailure(run(pdf, convert(300)));
     expect(error.code).toBe("TOO_MANY_PAGES");
     expect(error.context).toMatchObject({ pages: 150, dpi: 300 });
   });

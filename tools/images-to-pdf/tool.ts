@@ -1,13 +1,16 @@
 import { z } from "zod";
-import { CONTAINER, declareTool, imageInput, NOT_BUILT } from "../../contract/tool-kit.ts";
+import { AVAILABLE, CONTAINER, declareTool, imageInput } from "../../contract/tool-kit.ts";
 
-/** Images to PDF: one page per image, with the spec's margins and orientation. */
+/**
+ * Images to PDF: one A4 page per image in the order given, fitted inside the margin and centred;
+ * JPEGs embedded without re-encoding (engines/pdf/images-to-pdf.ts).
+ */
 export default declareTool({
   id: "images-to-pdf",
   category: "pdf",
   order: 7,
   icon: "document",
-  ...NOT_BUILT,
+  ...AVAILABLE,
   input: imageInput(["png", "jpeg", "webp", "gif"], 50),
   options: z.object({
     margin: z.enum(["none", "small", "large"]).default("small"),

@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { PageGrid, type ToggleGesture } from "../../client/src/components/pdf/page-thumbnails";
 import { usePdfAnalysis } from "../../client/src/components/pdf/use-pdf-analysis";
 import { Spinner } from "../../client/src/components/spinner";
+import { ChoiceGroup } from "../../client/src/components/tool/choice-group";
 import { FileDropzone } from "../../client/src/components/tool/file-dropzone";
 import { type ResultFact, ResultPanel } from "../../client/src/components/tool/result-panel";
 import { TaskProgress } from "../../client/src/components/tool/task-progress";
@@ -19,7 +20,6 @@ import {
 import { formatFileSize } from "../../client/src/lib/format/file-size";
 import { apiErrorMessage, showErrorMessage } from "../../client/src/lib/show-error";
 import { showToast } from "../../client/src/lib/toast-store";
-import { ChoiceGroup } from "./choice-group";
 import { PageRangeField } from "./page-range-field";
 import tool, { CONVERSION_MODES, DEFAULT_RESOLUTION, RESOLUTIONS, type Resolution } from "./tool.ts";
 import "./pdf-to-jpg.css";

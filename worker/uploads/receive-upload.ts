@@ -140,6 +140,27 @@ async function checkPixels(
   }
 }
 
+/** A file's kind from its first bytes and, for images with a pixel limit, its declared size. */
+async function checkFile(
+  bytes: FileBytes,
+  head: { bytes: Uint8Array; ended: boolean },
+  name: string,
+  plan: UploadPlan,
+): Promise<{ kind: FileKind; start: Uint8Array }> {
+  const kind = checkKind(head.bytes, name, plan);
+  const start =
+    plan.maxPixels !== undefined && isImageKind(kind)
+      ? await checkPixels(bytes, head, plan.maxPixels)
+      : head.bytes;
+  return { kind, start };
+}
+
+/** A refusal of one file names it by its position in the upload (`file_index`), for the client. */
+function naming(error: unknown, fileIndex: number): unknown {
+  if (!(error instanceof AppError)) return error;
+  return new AppError(error.code, error.message, { ...error.context, file_index: fileIndex }, error.detail);
+}
+
 /**
  * Parses a multipart upload as it streams in. Each file is checked by content from its first bytes
  * (and, with `maxPixels`, by the size its image header declares) before the sink stores anything,
@@ -178,11 +199,9 @@ export async function receiveUpload<T>(
       if (head.ended && head.bytes.length === 0 && part.filename === "") continue;
       if (kept.length >= plan.maxFiles) throw tooManyFiles(plan);
       const name = uploadedName(part.filename);
-      const kind = checkKind(head.bytes, name, plan);
-      const start =
-        plan.maxPixels !== undefined && isImageKind(kind)
-          ? await checkPixels(bytes, head, plan.maxPixels)
-          : head.bytes;
+      const { kind, start } = await checkFile(bytes, head, name, plan).catch((error: unknown) => {
+        throw naming(error, kept.length);
+      });
       const file: ReceivedFile = { index: kept.length, name, kind, chunks: bytes.chunks(start) };
       kept.push(await sink.keep(file));
     }

@@ -1,13 +1,13 @@
 import type { ReactNode } from "react";
 
-export interface Choice<T extends string> {
+export interface Choice<T extends string | number> {
   readonly value: T;
   readonly label: string;
   /** A line under the label saying what the choice means. */
   readonly hint?: string | undefined;
 }
 
-interface ChoiceGroupProps<T extends string> {
+interface ChoiceGroupProps<T extends string | number> {
   legend: string;
   /** The radio group's form name. */
   name: string;
@@ -20,10 +20,10 @@ interface ChoiceGroupProps<T extends string> {
 }
 
 /** One choice out of a few, as a radio group of labelled options with optional hints. */
-export function ChoiceGroup<T extends string>(props: ChoiceGroupProps<T>) {
+export function ChoiceGroup<T extends string | number>(props: ChoiceGroupProps<T>) {
   const { legend, name, choices, value, disabled, onChange, children } = props;
   return (
-    <fieldset className="segmented" disabled={disabled}>
+    <fieldset className="segmented" disabled={disabled} data-testid={`${name}-choice`}>
       <legend className="segmented__legend">{legend}</legend>
       <div className="segmented__options">
         {choices.map((choice) => (

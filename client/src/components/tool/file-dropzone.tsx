@@ -14,6 +14,10 @@ interface FileDropzoneProps {
   existing?: readonly File[];
   disabled?: boolean;
   compact?: boolean;
+  /** The picker's filter when it is wider than the tool's kinds (e.g. image/*); files are still checked. */
+  accept?: Record<string, string[]>;
+  /** A check of the whole selection before its files are checked one by one: a message refuses them all. */
+  refuseSelection?: (files: readonly File[]) => string | null;
   onAccept: (files: File[]) => void;
 }
 
@@ -26,6 +30,8 @@ export function FileDropzone({
   existing = [],
   disabled = false,
   compact = false,
+  accept,
+  refuseSelection,
   onAccept,
 }: FileDropzoneProps) {
   const { t, i18n } = useTranslation();
@@ -37,6 +43,11 @@ export function FileDropzone({
 
   const handleFiles = async (files: File[]) => {
     if (files.length === 0) return;
+    const refusal = refuseSelection?.(files);
+    if (refusal) {
+      showErrorMessage(t, refusal);
+      return;
+    }
     setChecking(true);
     try {
       const { accepted, problems } = await validateFiles(
@@ -53,7 +64,7 @@ export function FileDropzone({
   };
 
   const { getRootProps, getInputProps, isDragActive } = useDropzone({
-    accept: acceptFor(limits.kinds),
+    accept: accept ?? acceptFor(limits.kinds),
     multiple,
     disabled: disabled || checking,
     // Every dropped file is checked here, so refused types get the tool's own message.
