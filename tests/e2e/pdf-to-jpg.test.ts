@@ -1,21 +1,13 @@
 import { readFileSync } from "node:fs";
 import { unzipSync } from "fflate";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { textPdf } from "../container/fixtures.ts";
-import { launchChromium } from "./browser.ts";
-import { newPage, translator } from "./page-helpers.ts";
+import { chromiumPages, translator } from "./page-helpers.ts";
 
-let browser: Browser;
 const siteUrl = inject("siteUrl");
-
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const newPage = chromiumPages();
 
 /** The download the page starts by itself (spec §2: on success the browser goes to the file). */
 async function downloadAfter(page: Page, click: () => Promise<void>) {
@@ -26,7 +18,7 @@ async function downloadAfter(page: Page, click: () => Promise<void>) {
 describe("PDF to JPG in German", () => {
   it("analyses the PDF, checks the ranges as typed, and downloads the chosen pages at 72 dpi", async () => {
     const t = translator("de");
-    const page = await newPage(browser);
+    const page = await newPage();
     await page.goto(`${siteUrl}/de/tools/pdf-to-jpg`);
     await page
       .getByTestId("file-input")
@@ -66,7 +58,7 @@ describe("PDF to JPG in German", () => {
 
   it("names the cause when a PDF has no images to extract, and keeps the file for another try", async () => {
     const t = translator("de");
-    const page = await newPage(browser);
+    const page = await newPage();
     await page.goto(`${siteUrl}/de/tools/pdf-to-jpg`);
     await page
       .getByTestId("file-input")

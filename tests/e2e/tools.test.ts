@@ -1,23 +1,12 @@
 import * as mupdf from "mupdf";
-import type { Browser } from "playwright-core";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { LANGUAGE_CODES, TOOL_IDS, TOOLS } from "../../contract/index.ts";
 import { encryptedPdf, halfTransparentPng, pageTexts, textPdf } from "../container/fixtures.ts";
-import { launchChromium } from "./browser.ts";
-import { downloadBytes, newPage as openPage, translator } from "./page-helpers.ts";
+import { chromiumPages, downloadBytes, translator } from "./page-helpers.ts";
 
-let browser: Browser;
 const siteUrl = inject("siteUrl");
-
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-
-const newPage = () => openPage(browser);
+const newPage = chromiumPages();
 
 describe("Merge PDFs in English", () => {
   it("merges two PDFs in the chosen order and downloads the merged file", async () => {
