@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { partsOfEvery, readRangesField, toggledRanges } from "../../tools/split-pdf/page-picks.ts";
+import { toggledRanges } from "../../client/src/components/pdf/page-picks.ts";
+import { partsOfEvery, readRangesField } from "../../tools/split-pdf/page-picks.ts";
 
 describe("Split PDF page picks", () => {
   it("reads the ranges field against the page count with the spec's errors", () => {

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { toggledRanges } from "../../client/src/components/pdf/page-picks";
 import { PageGrid, type ToggleGesture } from "../../client/src/components/pdf/page-thumbnails";
 import { usePdfAnalysis } from "../../client/src/components/pdf/use-pdf-analysis";
 import { Spinner } from "../../client/src/components/spinner";
@@ -10,13 +11,7 @@ import { TaskProgress } from "../../client/src/components/tool/task-progress";
 import { ToolShell } from "../../client/src/components/tool/tool-shell";
 import { downloadResult, useToolTask } from "../../client/src/components/tool/use-tool-task";
 import type { ApiError } from "../../client/src/lib/api/api-error";
-import {
-  formatPageRanges,
-  pagesOf,
-  parsePageRanges,
-  rangesOfPages,
-  type TaskResult,
-} from "../../client/src/lib/contract";
+import { pagesOf, parsePageRanges, type TaskResult } from "../../client/src/lib/contract";
 import { formatFileSize } from "../../client/src/lib/format/file-size";
 import { apiErrorMessage, showErrorMessage } from "../../client/src/lib/show-error";
 import { showToast } from "../../client/src/lib/toast-store";
@@ -40,13 +35,19 @@ export default function PdfToJpgScreen() {
   const [ranges, setRanges] = useState("");
   const [dpi, setDpi] = useState<Resolution>(DEFAULT_RESOLUTION);
   const lastToggled = useRef<number | null>(null);
-  const analysis = usePdfAnalysis(file);
-  const pages = analysis.state === "ready" ? analysis.pages : null;
-
   const describe = (error: ApiError) =>
     file === null
       ? apiErrorMessage(shared, error)
       : shared("errors.fileProblem", { name: file.name, message: apiErrorMessage(shared, error) });
+  // A PDF the server cannot open is named once, as it is found; the user may pick another.
+  const analysis = usePdfAnalysis(file, (error) =>
+    showToast({
+      variant: "destructive",
+      title: shared("errors.analyzeFailed"),
+      description: describe(error),
+    }),
+  );
+  const pages = analysis.state === "ready" ? analysis.pages : null;
   const task = useToolTask(tool.id, (error) =>
     showToast({
       variant: "destructive",
@@ -55,18 +56,6 @@ export default function PdfToJpgScreen() {
     }),
   );
   const { phase, busy } = task;
-
-  // A PDF the server cannot open is named once, as it is found; the user may pick another.
-  const analysisError = analysis.state === "error" ? analysis.error : null;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: shown once per failed analysis, not again on a language change
-  useEffect(() => {
-    if (analysisError !== null)
-      showToast({
-        variant: "destructive",
-        title: shared("errors.analyzeFailed"),
-        description: describe(analysisError),
-      });
-  }, [analysisError]);
 
   // Spec §2: on success the browser goes to the download address.
   const doneTask = phase.name === "done" ? phase.result : null;
@@ -90,15 +79,8 @@ export default function PdfToJpgScreen() {
 
   // Clicking a thumbnail adds or removes its page; with shift, the run from the last click.
   const toggle = (page: number, gesture: ToggleGesture) => {
-    const next = new Set(selected);
-    const adding = !next.has(page);
-    const from = gesture.shift && lastToggled.current !== null ? lastToggled.current : page;
-    for (let p = Math.min(from, page); p <= Math.max(from, page); p++) {
-      if (adding) next.add(p);
-      else next.delete(p);
-    }
+    setRanges(toggledRanges(selected, page, gesture.shift, lastToggled.current));
     lastToggled.current = page;
-    setRanges(formatPageRanges(rangesOfPages(next)));
   };
 
   const convert = () => {

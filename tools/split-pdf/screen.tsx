@@ -1,6 +1,7 @@
 import type { TFunction } from "i18next";
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { toggledRanges } from "../../client/src/components/pdf/page-picks";
 import { PageGrid } from "../../client/src/components/pdf/page-thumbnails";
 import { usePdfAnalysis } from "../../client/src/components/pdf/use-pdf-analysis";
 import { FileDropzone } from "../../client/src/components/tool/file-dropzone";
@@ -8,12 +9,11 @@ import { ResultPanel } from "../../client/src/components/tool/result-panel";
 import { TaskProgress } from "../../client/src/components/tool/task-progress";
 import { ToolShell } from "../../client/src/components/tool/tool-shell";
 import { downloadResult, useToolTask } from "../../client/src/components/tool/use-tool-task";
-import type { ApiError } from "../../client/src/lib/api/api-error";
 import { formatFileSize } from "../../client/src/lib/format/file-size";
 import { apiErrorMessage, showApiError } from "../../client/src/lib/show-error";
 import { showToast } from "../../client/src/lib/toast-store";
 import { ChosenPdf } from "./chosen-pdf";
-import { partsOfEvery, readRangesField, toggledRanges } from "./page-picks";
+import { partsOfEvery, readRangesField } from "./page-picks";
 import { type SplitMode, SplitOptions } from "./split-options";
 import tool, { MAX_PAGES_PER_PART } from "./tool.ts";
 import "./split-pdf.css";
@@ -38,7 +38,14 @@ export default function SplitPdfPage() {
   const [perPartText, setPerPartText] = useState("2");
   const [anchor, setAnchor] = useState<number | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
-  const analysis = usePdfAnalysis(file);
+  const analysis = usePdfAnalysis(file, (error) => {
+    if (file === null) return;
+    showToast({
+      variant: "destructive",
+      title: t("failed"),
+      description: fileMessage(shared, file, apiErrorMessage(shared, error)),
+    });
+  });
 
   // The file stays chosen on error so the user can change the options and retry.
   const task = useToolTask(tool.id, (error) => {
@@ -59,17 +66,6 @@ export default function SplitPdfPage() {
   // A file the server refuses (password, damage, no pages) is named as soon as it is analysed.
   const analysisError = analysis.state === "error" ? analysis.error : null;
   const fileProblem = problem ?? (analysisError ? apiErrorMessage(shared, analysisError) : null);
-  const toasted = useRef<ApiError | null>(null);
-  useEffect(() => {
-    if (analysisError === null || file === null || toasted.current === analysisError) return;
-    toasted.current = analysisError;
-    const message = apiErrorMessage(shared, analysisError);
-    showToast({
-      variant: "destructive",
-      title: t("failed"),
-      description: fileMessage(shared, file, message),
-    });
-  }, [analysisError, file, shared, t]);
 
   const choose = (next: File | null) => {
     task.reset();

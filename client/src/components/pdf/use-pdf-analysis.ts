@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { type ApiError, toApiError } from "../../lib/api/api-error";
 import { validatePdf } from "../../lib/api/validate-pdf";
 
@@ -12,9 +12,12 @@ export type PdfAnalysis =
 /**
  * Analyses `file` as soon as it is picked: the server opens it with the same engine the tools use,
  * so a PDF that passes here converts, and one that fails is named before any job is uploaded.
- * A new file (or none) cancels the request in flight.
+ * A new file (or none) cancels the request in flight. `onError` hears of each failed analysis once,
+ * as it fails (the screen names the file in a toast).
  */
-export function usePdfAnalysis(file: File | null): PdfAnalysis {
+export function usePdfAnalysis(file: File | null, onError?: (error: ApiError) => void): PdfAnalysis {
+  const onErrorRef = useRef(onError);
+  onErrorRef.current = onError;
   const [analysis, setAnalysis] = useState<{ file: File | null; value: PdfAnalysis }>({
     file: null,
     value: { state: "idle" },
@@ -31,7 +34,9 @@ export function usePdfAnalysis(file: File | null): PdfAnalysis {
         }),
       (error: unknown) => {
         if (controller.signal.aborted) return;
-        setAnalysis({ file, value: { state: "error", error: toApiError(error) } });
+        const failure = toApiError(error);
+        setAnalysis({ file, value: { state: "error", error: failure } });
+        onErrorRef.current?.(failure);
       },
     );
     return () => controller.abort();
