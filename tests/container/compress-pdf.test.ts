@@ -3,6 +3,7 @@
  * field, bookmarks, links) and, when present, on ../shared/corpus/pdf.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import * as mupdf from "mupdf";
 import { describe, expect, it } from "vitest";
 import { AppError } from "../../contract/index.ts";
@@ -194,6 +195,49 @@ describe("compressPdf", () => {
     const [before, after] = [openPdf(input), openPdf(bytes)];
     expect(fontBytes(after, "Body")).toBeLessThan(fontBytes(before, "Body") / 2);
     expect(fontBytes(after, "Form")).toBe(fontBytes(before, "Form"));
+    expect(pageTexts(after)).toEqual(pageTexts(before));
+  });
+
+  it("subsets a one-byte form font to the codes of its encoding, every one drawing as before", async () => {
+    const doc = new mupdf.PDFDocument();
+    // A simple font can only show the 256 codes of its encoding: those are all a user can type.
+    // Liberation Sans (shipped with pdf.js) has ~2600 glyphs: Latin, Greek, Cyrillic.
+    const liberation = readFileSync(
+      fileURLToPath(import.meta.resolve("pdfjs-dist/standard_fonts/LiberationSans-Regular.ttf")),
+    );
+    const fieldFont = doc.addSimpleFont(new mupdf.Font("Liberation Sans", liberation), "Latin");
+    const resources = doc.addObject({ Font: { Helv: fieldFont } });
+    doc.insertPage(-1, doc.addPage([0, 0, 595, 842], 0, resources, "BT /Helv 24 Tf 72 720 Td (Name:) Tj ET"));
+    const form = doc.newDictionary();
+    form.put("Fields", doc.newArray());
+    form.put("DA", doc.newString("/Helv 12 Tf 0 g"));
+    form.put("DR", doc.addObject({ Font: { Helv: fieldFont } }));
+    doc.getTrailer().get("Root").put("AcroForm", form);
+    const input = save(doc, "compress");
+    const fontFile = (pdf: mupdf.PDFDocument) =>
+      pdf.getTrailer().get("Root", "AcroForm", "DR", "Font", "Helv", "FontDescriptor", "FontFile2");
+    /** Every code 32–255 drawn with the form's font on a page of its own, as grey pixels. */
+    const everyCode = (bytes: Uint8Array) => {
+      const pdf = openPdf(bytes);
+      const codes = Array.from({ length: 224 }, (_, i) => (i + 32).toString(16).padStart(2, "0"));
+      const rows = Array.from({ length: 7 }, (_, row) => codes.slice(row * 32, row * 32 + 32).join(""));
+      const text = rows.map((row, i) => `BT /F 16 Tf 20 ${800 - i * 40} Td <${row}> Tj ET`).join("\n");
+      const pageResources = pdf.addObject({
+        Font: { F: pdf.getTrailer().get("Root", "AcroForm", "DR", "Font", "Helv") },
+      });
+      pdf.insertPage(-1, pdf.addPage([0, 0, 595, 842], 0, pageResources, text));
+      const page = pdf.loadPage(pdf.countPages() - 1);
+      return page
+        .toPixmap(mupdf.Matrix.scale(1.5, 1.5), mupdf.ColorSpace.DeviceGray, false)
+        .getPixels()
+        .slice();
+    };
+    const { bytes } = await compress(input);
+    const [before, after] = [openPdf(input), openPdf(bytes)];
+    expect(fontFile(after).readStream().getLength()).toBeLessThan(fontFile(before).readStream().getLength());
+    const [drawnBefore, drawnAfter] = [everyCode(input), everyCode(bytes)];
+    expect(drawnBefore.some((value) => value < 128)).toBe(true);
+    expect(Buffer.from(drawnAfter).equals(Buffer.from(drawnBefore))).toBe(true);
     expect(pageTexts(after)).toEqual(pageTexts(before));
   });
 
