@@ -25,7 +25,7 @@ describe("PDF to JPG in German", () => {
       .setInputFiles([
         { name: "bericht.pdf", mimeType: "application/pdf", buffer: Buffer.from(textPdf("bericht", 4)) },
       ]);
-    const pageCount = t("pdf-to-jpg:pageCount_other", { formatted: 4 });
+    const pageCount = t("chosenPdf.pages_other", { formatted: 4 });
     await expect
       .poll(() => page.getByTestId("page-count").textContent(), { timeout: 30_000 })
       .toBe(pageCount);

@@ -1,5 +1,7 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { ChosenPdf } from "../../client/src/components/pdf/chosen-pdf";
+import { usePdfAnalysis } from "../../client/src/components/pdf/use-pdf-analysis";
 import { ChoiceGroup } from "../../client/src/components/tool/choice-group";
 import { FileDropzone } from "../../client/src/components/tool/file-dropzone";
 import { documentFacts, ResultPanel } from "../../client/src/components/tool/result-panel";
@@ -7,8 +9,9 @@ import { TaskActions } from "../../client/src/components/tool/task-actions";
 import { ToolShell } from "../../client/src/components/tool/tool-shell";
 import { finishedTaskActions, useToolTask } from "../../client/src/components/tool/use-tool-task";
 import { SizeComparison } from "../../client/src/features/image-converter/size-comparison";
-import { formatFileSize } from "../../client/src/lib/format/file-size";
-import { showApiError, showErrorMessage } from "../../client/src/lib/show-error";
+import type { ApiError } from "../../client/src/lib/api/api-error";
+import { apiErrorMessage, showApiError, showErrorMessage } from "../../client/src/lib/show-error";
+import { showToast } from "../../client/src/lib/toast-store";
 import tool from "./tool.ts";
 import "./compress-pdf.css";
 
@@ -24,6 +27,15 @@ export default function CompressPdfPage() {
   const language = i18n.resolvedLanguage ?? "en";
   const [file, setFile] = useState<File | null>(null);
   const [level, setLevel] = useState<Level>("medium");
+  const named = (error: ApiError) =>
+    file === null
+      ? apiErrorMessage(shared, error)
+      : shared("errors.fileProblem", { name: file.name, message: apiErrorMessage(shared, error) });
+  // Spec §4: the page count is read as soon as the file is picked; a PDF that cannot be opened
+  // (password, damage) is named before anything is uploaded for compression.
+  const analysis = usePdfAnalysis(file, (error) =>
+    showToast({ variant: "destructive", title: shared("errors.analyzeFailed"), description: named(error) }),
+  );
   // On error the file stays selected so the user can retry.
   const task = useToolTask(tool.id, (error) =>
     showApiError(shared, shared("errors.compressionFailed"), error),
@@ -74,19 +86,16 @@ export default function CompressPdfPage() {
   return (
     <ToolShell toolId={tool.id}>
       <div className="compress-pdf">
-        {file ? (
-          <div className="compress-pdf__file" data-testid="chosen-file">
-            <span className="compress-pdf__name" title={file.name}>
-              {file.name}
-            </span>
-            <span className="compress-pdf__size">{formatFileSize(file.size, shared, language)}</span>
-            <button type="button" className="button button--ghost" disabled={busy} onClick={startOver}>
-              {t("remove")}
-            </button>
-          </div>
-        ) : (
-          <FileDropzone limits={tool.input} disabled={busy} onAccept={(files) => setFile(files[0] ?? null)} />
-        )}
+        <FileDropzone
+          limits={tool.input}
+          disabled={busy}
+          compact={file !== null}
+          onAccept={(files) => {
+            task.reset();
+            setFile(files[0] ?? null);
+          }}
+        />
+        {file ? <ChosenPdf file={file} analysis={analysis} disabled={busy} onRemove={startOver} /> : null}
         <ChoiceGroup
           legend={t("levelLabel")}
           name="quality"
@@ -104,7 +113,7 @@ export default function CompressPdfPage() {
         <TaskActions
           phase={phase}
           busy={busy}
-          disabled={file === null}
+          disabled={analysis.state !== "ready"}
           label={t("compress")}
           busyLabel={t("compressing")}
           onStart={compress}

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { ChosenPdf } from "../../client/src/components/pdf/chosen-pdf";
 import { toggledRanges } from "../../client/src/components/pdf/page-picks";
 import { PageGrid, type ToggleGesture } from "../../client/src/components/pdf/page-thumbnails";
 import { usePdfAnalysis } from "../../client/src/components/pdf/use-pdf-analysis";
@@ -149,32 +150,7 @@ export default function PdfToJpgScreen() {
             onAccept={(files) => pick(files[0] ?? null)}
           />
           {file === null ? null : (
-            <div className="pdf-to-jpg__file" data-testid="chosen-file">
-              <div>
-                <div className="pdf-to-jpg__file-name" title={file.name}>
-                  {file.name}
-                </div>
-                <div className="pdf-to-jpg__file-pages" data-testid="page-count">
-                  {analysis.state === "analyzing" ? (
-                    <span className="pdf-to-jpg__busy">
-                      <Spinner label={t("analyzing")} /> {t("analyzing")}
-                    </span>
-                  ) : pages !== null ? (
-                    t("pageCount", { count: pages, formatted: new Intl.NumberFormat(language).format(pages) })
-                  ) : (
-                    t("unreadable")
-                  )}
-                </div>
-              </div>
-              <button
-                type="button"
-                className="button button--small button--danger-outline"
-                disabled={busy}
-                onClick={() => pick(null)}
-              >
-                {t("removeFile")}
-              </button>
-            </div>
+            <ChosenPdf file={file} analysis={analysis} disabled={busy} onRemove={() => pick(null)} />
           )}
           {pages === null ? (
             <p className="state-message" data-testid="no-pages-notice">

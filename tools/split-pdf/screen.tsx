@@ -1,6 +1,7 @@
 import type { TFunction } from "i18next";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { ChosenPdf } from "../../client/src/components/pdf/chosen-pdf";
 import { toggledRanges } from "../../client/src/components/pdf/page-picks";
 import { PageGrid } from "../../client/src/components/pdf/page-thumbnails";
 import { usePdfAnalysis } from "../../client/src/components/pdf/use-pdf-analysis";
@@ -12,7 +13,6 @@ import { downloadResult, useToolTask } from "../../client/src/components/tool/us
 import { formatFileSize } from "../../client/src/lib/format/file-size";
 import { apiErrorMessage, showApiError } from "../../client/src/lib/show-error";
 import { showToast } from "../../client/src/lib/toast-store";
-import { ChosenPdf } from "./chosen-pdf";
 import { partsOfEvery, readRangesField } from "./page-picks";
 import { type SplitMode, SplitOptions } from "./split-options";
 import tool, { MAX_PAGES_PER_PART } from "./tool.ts";
