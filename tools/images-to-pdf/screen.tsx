@@ -4,7 +4,7 @@ import { SortableFileList } from "../../client/src/components/sortable-files/sor
 import { useFileProblem } from "../../client/src/components/sortable-files/use-file-problem";
 import { ChoiceGroup } from "../../client/src/components/tool/choice-group";
 import { FileDropzone } from "../../client/src/components/tool/file-dropzone";
-import { TaskProgress } from "../../client/src/components/tool/task-progress";
+import { TaskActions } from "../../client/src/components/tool/task-actions";
 import { TaskResultPanel } from "../../client/src/components/tool/task-result-panel";
 import { ToolShell } from "../../client/src/components/tool/tool-shell";
 import { downloadResult, useToolTask } from "../../client/src/components/tool/use-tool-task";
@@ -110,30 +110,22 @@ export default function ImagesToPdfPage() {
             onChange={setOrientation}
           />
           <p className="images-to-pdf__page-note">{t("pageNote")}</p>
-          <TaskProgress phase={phase} />
-          <button
-            type="button"
-            className="button button--primary button--large button--block"
-            disabled={items.length === 0 || busy}
-            aria-busy={busy}
-            onClick={() => {
+          <TaskActions
+            phase={phase}
+            busy={busy}
+            disabled={items.length === 0}
+            label={t("convert")}
+            busyLabel={t("converting")}
+            onStart={() => {
               clearProblem();
               void task.run(
                 items.map((item) => item.file),
                 { margin, orientation },
               );
             }}
-            data-testid="convert-button"
-          >
-            {busy ? (
-              <>
-                <span className="spinner images-to-pdf__spinner" aria-hidden="true" />
-                {t("converting")}
-              </>
-            ) : (
-              t("convert")
-            )}
-          </button>
+            testId="convert-button"
+            block
+          />
         </div>
         <div className="images-to-pdf__list">
           {items.length > 0 ? (

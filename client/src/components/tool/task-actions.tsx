@@ -11,26 +11,35 @@ interface TaskActionsProps {
   busyLabel: string;
   onStart: () => void;
   testId: string;
+  /** The button takes the whole width of its column. */
+  block?: boolean;
   /** Shown above the progress (e.g. why the action is not possible yet). */
   children?: ReactNode;
 }
 
 /** A tool's main action: the task's progress and the button that starts it (busy label while it runs). */
 export function TaskActions(props: TaskActionsProps) {
-  const { phase, busy, disabled, label, busyLabel, onStart, testId, children } = props;
+  const { phase, busy, disabled, label, busyLabel, onStart, testId, block = false, children } = props;
   return (
     <div className="tool-actions">
       {children}
       <TaskProgress phase={phase} />
       <button
         type="button"
-        className="button button--primary button--large"
+        className={`button button--primary button--large${block ? " button--block" : ""}`}
         disabled={busy || disabled}
         aria-busy={busy}
         onClick={onStart}
         data-testid={testId}
       >
-        {busy ? busyLabel : label}
+        {busy ? (
+          <span className="tool-actions__busy">
+            <span className="spinner" aria-hidden="true" />
+            {busyLabel}
+          </span>
+        ) : (
+          label
+        )}
       </button>
     </div>
   );
