@@ -106,7 +106,11 @@ describe("client bundle (vite build)", () => {
     const entry = chunks().filter((chunk) => chunk.entry);
     expect(entry).toHaveLength(1);
     const modules = entry.flatMap(relativeModules);
-    expect(modules.filter((path) => /^tools\/[^/]+\/(screen\.tsx|locales\/)/.test(path))).toEqual([]);
+    // Language files are fetched when a page needs them: the entry holds their addresses only.
+    expect(modules.filter((path) => /^tools\/[^/]+\/(screen\.tsx|locales\/.*\.json)$/.test(path))).toEqual(
+      [],
+    );
+    expect(modules.filter((path) => /^locales\/.*\.json$/.test(path))).toEqual([]);
     // pdf.js draws page previews on the PDF screens only: loaded on first use, never with the site.
     expect(modules.filter((path) => /node_modules\/pdfjs-dist\//.test(path))).toEqual([]);
     const screens = chunks()

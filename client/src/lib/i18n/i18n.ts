@@ -1,28 +1,32 @@
 import i18next from "i18next";
 import LanguageDetector, { type CustomDetector } from "i18next-browser-languagedetector";
-import resourcesToBackend from "i18next-resources-to-backend";
 import { initReactI18next } from "react-i18next";
 import { FALLBACK_LANGUAGE, isLanguageCode, LANGUAGE_CODES, type LanguageCode } from "../contract";
 import { languageOfPath } from "./language-path";
+import { localeBackend } from "./locale-backend";
 
 export const NAMESPACE = "common";
 
-type LocaleModule = { default: Record<string, unknown> };
 /**
  * Shared strings (locales/<lang>/common.json) and each tool's own namespace
- * (tools/<id>/locales/<lang>.json), bundled as lazy chunks: a page loads only the namespaces it
- * shows, so tool text stays out of the home page. No third-party requests.
+ * (tools/<id>/locales/<lang>.json), emitted as files of their own: a page loads only the
+ * namespaces it shows, so tool text stays out of the home page. No third-party requests.
  */
-const sharedFiles = import.meta.glob<LocaleModule>("../../../../locales/*/common.json");
-const toolFiles = import.meta.glob<LocaleModule>("../../../../tools/*/locales/*.json");
+const sharedFiles = import.meta.glob<string>("../../../../locales/*/common.json", {
+  query: "?url",
+  import: "default",
+  eager: true,
+});
+const toolFiles = import.meta.glob<string>("../../../../tools/*/locales/*.json", {
+  query: "?url",
+  import: "default",
+  eager: true,
+});
 
-function loadLocale(language: string, namespace: string) {
-  const load =
-    namespace === NAMESPACE
-      ? sharedFiles[`../../../../locales/${language}/${namespace}.json`]
-      : toolFiles[`../../../../tools/${namespace}/locales/${language}.json`];
-  if (!load) return Promise.reject(new Error(`No ${namespace} locale for ${language}`));
-  return load().then((module) => module.default);
+function localeUrl(language: string, namespace: string): string | undefined {
+  return namespace === NAMESPACE
+    ? sharedFiles[`../../../../locales/${language}/${namespace}.json`]
+    : toolFiles[`../../../../tools/${namespace}/locales/${language}.json`];
 }
 
 /** The first path segment, when it is a supported language (checked before every other source). */
@@ -36,7 +40,7 @@ detector.addDetector(pathDetector);
 
 export const i18nReady = i18next
   .use(detector)
-  .use(resourcesToBackend(loadLocale))
+  .use(localeBackend(localeUrl))
   .use(initReactI18next)
   .init({
     supportedLngs: LANGUAGE_CODES,
