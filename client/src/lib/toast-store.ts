@@ -61,6 +61,33 @@ export function showToast(input: ToastInput): number {
   return toast.id;
 }
 
+/**
+ * Changes a toast still shown (spec §4: toasts are added, updated and dismissed); a new duration
+ * restarts its timer from now. Returns whether it was still shown.
+ */
+export function updateToast(id: number, change: Partial<ToastInput>): boolean {
+  const current = toasts.find((toast) => toast.id === id);
+  if (current === undefined) return false;
+  const updated: Toast = {
+    ...current,
+    ...(change.title === undefined ? {} : { title: change.title }),
+    ...("description" in change ? { description: change.description } : {}),
+    ...(change.variant === undefined ? {} : { variant: change.variant }),
+    ...(change.durationMs === undefined ? {} : { durationMs: change.durationMs }),
+  };
+  toasts = toasts.map((toast) => (toast.id === id ? updated : toast));
+  if (change.durationMs !== undefined) {
+    const timer = timers.get(id);
+    if (timer !== undefined) clearTimeout(timer);
+    timers.set(
+      id,
+      setTimeout(() => dismissToast(id), change.durationMs),
+    );
+  }
+  emit();
+  return true;
+}
+
 export function subscribeToasts(listener: Listener): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
