@@ -55,7 +55,7 @@ async function level(kind: Kind, clients: readonly BenchClient[], n: number) {
   const runs = outcomes.flatMap((o) => (o.status === "fulfilled" ? [o.value] : []));
   const ok = runs.filter((run) => run.status.state === "SUCCESS");
   const failures = [
-    ...runs.filter((run) => run.status.state !== "SUCCESS").map((run) => run.status.error?.code ?? "?"),
+    ...runs.filter((run) => run.status.state !== "SUCCESS").map((run) => run.status.error_code ?? "?"),
     ...outcomes.flatMap((o) => (o.status === "rejected" ? [String(o.reason).slice(0, 60)] : [])),
   ];
   const queued = runs.filter((run) => run.states.some(([state]) => state === "QUEUED")).length;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { errorBodySchema } from "./errors.ts";
+import { errorBodySchema, errorCodeSchema } from "./errors.ts";
 import { TOOL_IDS, type ToolId } from "./tools.ts";
 
 /**
@@ -59,7 +59,11 @@ export const taskStatusSchema = z.object({
   /** Grows on every change of state or progress; `since` of the next status request. */
   revision: z.number().int().nonnegative(),
   result: taskResultSchema.nullable(),
-  error: errorBodySchema.nullable(),
+  /** Why the task failed, as text (spec §3: a client written to the spec shows it). */
+  error: z.string().nullable(),
+  /** The failure's code and context, for clients that show their own translated text. */
+  error_code: errorCodeSchema.nullable(),
+  error_context: errorBodySchema.shape.context.unwrap().nullable(),
   /** ISO time after which the task and its files are deleted. */
   expires_at: z.string(),
 });

@@ -109,7 +109,9 @@ export function toTaskStatus(record: TaskRecord): TaskStatus {
     progress: record.progress,
     revision: record.revision,
     result,
-    error: record.error,
+    error: record.error?.message ?? null,
+    error_code: record.error?.code ?? null,
+    error_context: record.error?.context ?? null,
     expires_at: new Date(record.expiresAt).toISOString(),
   };
 }

@@ -4,7 +4,7 @@
  */
 import i18next from "i18next";
 import { describe, expect, it, vi } from "vitest";
-import { localeBackend } from "../../client/src/lib/i18n/locale-backend.ts";
+import { type LocaleUrl, localeBackend } from "../../client/src/lib/i18n/locale-backend.ts";
 
 const STRINGS = { greeting: "Hallo" };
 
@@ -19,7 +19,7 @@ function flakyFetch(failures: number) {
   return { load: load as unknown as typeof fetch, calls };
 }
 
-async function start(load: typeof fetch, urlOf = () => "/strings/de.json") {
+async function start(load: typeof fetch, urlOf: LocaleUrl = () => "/strings/de.json") {
   const instance = i18next.createInstance();
   await instance.use(localeBackend(urlOf, load)).init({ lng: "de", fallbackLng: false, ns: ["common"] });
   return instance;

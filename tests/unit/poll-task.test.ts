@@ -25,6 +25,8 @@ function status(state: TaskState, revision: number, progress = 0): TaskStatus {
           }
         : null,
     error: null,
+    error_code: null,
+    error_context: null,
     expires_at: new Date(Date.now() + 3_600_000).toISOString(),
   };
 }
@@ -99,6 +101,23 @@ describe("pollTask", () => {
       expect(gaps[i + 1]).toBeGreaterThanOrEqual(least - 5);
     // The queued state is reported once: only changes count as progress.
     expect(outcome.progress.map((s) => s.state)).toEqual(["QUEUED"]);
+  });
+
+  it("hands a failed task's text, code and context to the error handler (the error is text, spec §3)", async () => {
+    serve(() => ({
+      ...status("FAILURE", 4),
+      error: "Invalid page: 9. PDF has 3 pages.",
+      error_code: "INVALID_OPTIONS",
+      error_context: { page_ranges_error: "invalidPage", page: 9, pages: 3 },
+    }));
+    const failed = await poll();
+    expect(failed.ok).toBe(false);
+    expect(failed.error?.message).toBe("Invalid page: 9. PDF has 3 pages.");
+    expect(failed.error?.code).toBe("INVALID_OPTIONS");
+    expect(failed.error?.context).toEqual({ page_ranges_error: "invalidPage", page: 9, pages: 3 });
+
+    serve(() => status("FAILURE", 2));
+    expect((await poll()).error?.message).toBe("Task failed");
   });
 
   it("rides out transient failures on the schedule, and gives up after too many in a row", async () => {

@@ -167,7 +167,7 @@ describe("converter failures", () => {
     );
     const last = (await client.waitForTask("pdf", taskId)).at(-1);
     expect(last?.state).toBe("FAILURE");
-    expect(last?.error?.code).toBe("PDF_DAMAGED");
+    expect(last?.error_code).toBe("PDF_DAMAGED");
     expect(last?.result).toBeNull();
     expect((await errorOf(await client.fetch(downloadPath("pdf", taskId)))).error.code).toBe(
       "TASK_NOT_READY",

@@ -50,16 +50,17 @@ describe("PDF to JPG through the real converter", () => {
     const client = new ApiClient();
     const last = await convert(client, makePdf(3), { conversion_mode: "convert-pages", page_ranges: "2-9" });
     expect(last?.state).toBe("FAILURE");
-    expect(last?.error).toMatchObject({
-      code: "INVALID_OPTIONS",
-      context: { page_ranges_error: "invalidRange", range: "2-9", pages: 3 },
-    });
+    // Spec §3: the error is text; its code and context travel beside it.
+    expect(typeof last?.error).toBe("string");
+    expect(last?.error).not.toBe("");
+    expect(last?.error_code).toBe("INVALID_OPTIONS");
+    expect(last?.error_context).toMatchObject({ page_ranges_error: "invalidRange", range: "2-9", pages: 3 });
   });
 
   it("says when there is no image to extract", async () => {
     const client = new ApiClient();
     const last = await convert(client, makePdf(2), { conversion_mode: "extract-images" });
     expect(last?.state).toBe("FAILURE");
-    expect(last?.error?.code).toBe("PDF_NO_IMAGES");
+    expect(last?.error_code).toBe("PDF_NO_IMAGES");
   });
 });

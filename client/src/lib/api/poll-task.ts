@@ -114,9 +114,9 @@ export function pollTask(taskId: string, type: TaskType, handlers: PollHandlers,
     if (status.state === "FAILURE") {
       handlers.onError(
         new ApiError({
-          message: status.error?.message || "Task failed",
-          code: status.error?.code ?? null,
-          context: status.error?.context,
+          message: status.error || "Task failed",
+          code: status.error_code,
+          context: status.error_context ?? undefined,
           fallbackKey: "errors.taskFailed",
         }),
       );
