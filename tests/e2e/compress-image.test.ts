@@ -44,7 +44,7 @@ async function photoJpeg(): Promise<Buffer> {
 }
 
 describe("Compress image in Spanish", () => {
-  it("compresses two images as a batch, shows their sizes, and downloads both in one ZIP", async () => {
+  it("compresses a batch, names the one bad file, shows the sizes, and downloads the results in one ZIP", async () => {
     const t = translator("es");
     const language = "es";
     const size = (bytes: number) =>
@@ -69,8 +69,10 @@ describe("Compress image in Spanish", () => {
     await page.getByTestId("file-input").setInputFiles([
       { name: "pantalla.png", mimeType: "image/png", buffer: png },
       { name: "foto.jpg", mimeType: "image/jpeg", buffer: jpeg },
+      // Cut short after its header: this one fails, by name, and the others go on.
+      { name: "rota.png", mimeType: "image/png", buffer: png.subarray(0, 300) },
     ]);
-    await expect.poll(() => page.getByTestId("batch-item").count()).toBe(2);
+    await expect.poll(() => page.getByTestId("batch-item").count()).toBe(3);
 
     // Custom quality: the slider shows its percent.
     await page.getByLabel(t("compress-image:quality.custom"), { exact: true }).check();
@@ -86,6 +88,14 @@ describe("Compress image in Spanish", () => {
         timeout: 90_000,
       })
       .toBe(1);
+
+    const failed = page.locator('[data-testid="batch-item"][data-state="failed"]');
+    expect(await failed.count()).toBe(1);
+    expect(await failed.textContent()).toContain("rota.png");
+    expect(await failed.getByTestId("batch-error").textContent()).toBe(t("errors.codes.IMAGE_DAMAGED"));
+    expect(await page.locator('[data-fact="files"] dd').textContent()).toBe(
+      t("imageBatch.filesDone", { done: 2, total: 3 }),
+    );
 
     const originals = await page.getByTestId("batch-original-size").allTextContents();
     expect(originals).toEqual([size(png.length), size(jpeg.length)]);

@@ -10,6 +10,8 @@ interface BatchListProps {
   onRemove: (id: string) => void;
   /** A line under a finished file (e.g. "already optimised"). */
   noteFor?: (item: DoneItem) => string | null;
+  /** A download button per finished file (a batch of one has the panel's button only). */
+  downloads?: boolean;
   /** With a compare button per finished file: the one shown in the comparison. */
   compared?: string | null;
   onCompare?: (id: string) => void;
@@ -67,7 +69,8 @@ function ItemStatus({ item }: { item: BatchItem }) {
 }
 
 /** The images of a batch: each with its size, its own progress, its result or its error. */
-export function BatchList({ items, editable, onRemove, noteFor, compared, onCompare }: BatchListProps) {
+export function BatchList(props: BatchListProps) {
+  const { items, editable, onRemove, noteFor, downloads = false, compared, onCompare } = props;
   const { t, i18n } = useTranslation();
   const language = i18n.resolvedLanguage ?? "en";
   return (
@@ -97,7 +100,7 @@ export function BatchList({ items, editable, onRemove, noteFor, compared, onComp
                   {t("imageBatch.compare")}
                 </button>
               ) : null}
-              {isDone(item) ? (
+              {isDone(item) && downloads ? (
                 <button
                   type="button"
                   className="button button--small"

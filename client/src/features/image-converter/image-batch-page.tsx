@@ -135,6 +135,7 @@ export function ImageBatchPage({
             editable={false}
             onRemove={batch.remove}
             noteFor={noteFor}
+            downloads={batch.done.length > 1}
             compared={shown?.id ?? null}
             onCompare={compare && batch.done.length > 1 ? setCompared : undefined}
           />
