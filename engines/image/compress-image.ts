@@ -90,11 +90,39 @@ async function compressJpeg(bytes: Uint8Array, quality: number): Promise<Candida
   return { bytes: await encode(pipeline, "jpeg"), method: "mozjpeg" };
 }
 
-async function compressPng(bytes: Uint8Array, quality: number, hasAlpha: boolean): Promise<Candidate> {
-  const palette = await encode(
-    open(bytes, false).rotate().png({ palette: true, quality, effort: 7, dither: 1, compressionLevel: 9 }),
+/** Entries in the PLTE chunk of a PNG libvips wrote (0 when it has none). */
+function paletteEntries(png: Uint8Array): number {
+  const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
+  for (let at = 8; at + 8 <= png.length; ) {
+    const length = view.getUint32(at);
+    if (view.getUint32(at + 4) === 0x504c5445) return Math.floor(length / 3);
+    at += 12 + length;
+  }
+  return 0;
+}
+
+/** Palette entries of the smallest bit depth (1, 2 or 4 bits) holding `count` colours; 256 otherwise. */
+function paletteSize(count: number): number {
+  return [2, 4, 16].find((size) => count <= size) ?? 256;
+}
+
+async function quantise(bytes: Uint8Array, quality: number): Promise<Uint8Array> {
+  const settings = { palette: true, quality, effort: 7, dither: 1, compressionLevel: 9 } as const;
+  const full = await encode(open(bytes, false).rotate().png(settings), "png");
+  // libvips writes 8-bit indices whatever the colours used; a few colours fit in 1, 2 or 4 bits.
+  const colours = paletteSize(paletteEntries(full));
+  if (colours === 256) return full;
+  const packed = await encode(
+    open(bytes, false)
+      .rotate()
+      .png({ ...settings, colours }),
     "png",
   );
+  return packed.length < full.length ? packed : full;
+}
+
+async function compressPng(bytes: Uint8Array, quality: number, hasAlpha: boolean): Promise<Candidate> {
+  const palette = await quantise(bytes, quality);
   if (palette.length < bytes.length) {
     const score = await fidelity(bytes, palette, hasAlpha);
     if (score >= paletteSsimFloor(quality)) return { bytes: palette, method: "palette", ssim: score };

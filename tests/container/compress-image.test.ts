@@ -129,6 +129,30 @@ describe("compressImage", () => {
     expect(output.facts.ssim).toBeGreaterThanOrEqual(paletteSsimFloor(85));
   });
 
+  it("PNG of three colours: packed into a 2-bit palette, pixel for pixel", async () => {
+    const width = 300;
+    const height = 200;
+    const colours = [
+      [206, 17, 38],
+      [255, 255, 255],
+      [0, 40, 104],
+    ];
+    const pixels = Buffer.alloc(width * height * 3);
+    for (let y = 0; y < height; y++)
+      for (let x = 0; x < width; x++)
+        pixels.set(colours[Math.floor((x * 3) / width)] ?? [], (y * width + x) * 3);
+    const input = new Uint8Array(
+      await sharp(pixels, { raw: { width, height, channels: 3 } })
+        .png()
+        .toBuffer(),
+    );
+    const output = await compress("png", input);
+    expect(output.facts.method).toBe("palette");
+    expect(output.bytes[24]).toBe(2); // IHDR bit depth
+    expect(output.bytes[25]).toBe(3); // IHDR colour type: palette
+    expect((await sharp(output.bytes).removeAlpha().raw().toBuffer()).equals(pixels)).toBe(true);
+  });
+
   it("PNG with alpha: transparency kept (edges and holes), SSIM ≥ 0.95 over white and black", async () => {
     const input = await alphaImage("png", 300, 200);
     const output = await compress("png", input);
