@@ -48,19 +48,21 @@ describe("Compress image in Spanish", () => {
     const t = translator("es");
     const language = "es";
     const size = (bytes: number) =>
-      bytes < 1024 * 1024
-        ? t("units.kb", {
-            value: new Intl.NumberFormat(language, {
-              minimumFractionDigits: 1,
-              maximumFractionDigits: 1,
-            }).format(bytes / 1024),
-          })
-        : t("units.mb", {
-            value: new Intl.NumberFormat(language, {
-              minimumFractionDigits: 2,
-              maximumFractionDigits: 2,
-            }).format(bytes / 1024 / 1024),
-          });
+      bytes < 1024
+        ? t("units.bytes", { value: new Intl.NumberFormat(language).format(bytes) })
+        : bytes < 1024 * 1024
+          ? t("units.kb", {
+              value: new Intl.NumberFormat(language, {
+                minimumFractionDigits: 1,
+                maximumFractionDigits: 1,
+              }).format(bytes / 1024),
+            })
+          : t("units.mb", {
+              value: new Intl.NumberFormat(language, {
+                minimumFractionDigits: 2,
+                maximumFractionDigits: 2,
+              }).format(bytes / 1024 / 1024),
+            });
     const png = await screenshotPng();
     const jpeg = await photoJpeg();
     const page = await newPage();
@@ -102,6 +104,11 @@ describe("Compress image in Spanish", () => {
     const shownNew = await page.getByTestId("batch-new-size").allTextContents();
 
     // The before/after comparison moves with the keyboard.
+    // Both sides of the comparison load: the original from the browser, the result from the server.
+    const images = page.getByTestId("compare-slider").locator("img");
+    await expect
+      .poll(() => images.evaluateAll((all) => all.map((img) => (img as HTMLImageElement).naturalWidth)))
+      .toEqual([480, 480]);
     const divider = page.getByTestId("compare-slider").locator("input[type=range]");
     await divider.focus();
     await page.keyboard.press("ArrowLeft");
