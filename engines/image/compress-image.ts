@@ -174,12 +174,11 @@ function checkedInfo(input: EngineInput): ImageInfo & { readonly shown: { width:
 }
 
 /** Decodes the result again: a damaged or wrongly sized result is never reported as a success. */
-async function verify(bytes: Uint8Array, kind: ImageKind, width: number, height: number): Promise<number> {
+async function verify(bytes: Uint8Array, kind: ImageKind, width: number, height: number): Promise<void> {
   try {
     const metadata = await sharp(bytes, { animated: true }).metadata();
     const frameHeight = metadata.pageHeight ?? metadata.height;
-    const format = metadata.format === "jpeg" ? "jpeg" : metadata.format;
-    if (format !== kind || metadata.width !== width || frameHeight !== height) {
+    if (metadata.format !== kind || metadata.width !== width || frameHeight !== height) {
       throw new Error(
         `got ${metadata.format} ${metadata.width}×${frameHeight}, expected ${kind} ${width}×${height}`,
       );
@@ -188,7 +187,6 @@ async function verify(bytes: Uint8Array, kind: ImageKind, width: number, height:
       .resize({ width: Math.max(1, Math.ceil(width / 8)) })
       .raw()
       .toBuffer();
-    return metadata.pages ?? 1;
   } catch (error) {
     throw new AppError("INTERNAL", "The compressed image failed verification.", undefined, messageOf(error));
   }

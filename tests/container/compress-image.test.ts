@@ -204,6 +204,27 @@ describe("compressImage", () => {
       expect(await similarity(input, output.bytes, background)).toBeGreaterThanOrEqual(0.95);
   });
 
+  it("GIF: every frame kept, same size, never larger", async () => {
+    const frames = await Promise.all(
+      [0, 1, 2].map((i) =>
+        sharp(photoPixels(120, 80, 3), { raw: { width: 120, height: 80, channels: 3 } })
+          .modulate({ hue: i * 40 })
+          .png()
+          .toBuffer(),
+      ),
+    );
+    const input = new Uint8Array(
+      await sharp(frames, { join: { animated: true } })
+        .gif({ effort: 1 })
+        .toBuffer(),
+    );
+    const output = await compress("gif", input, "low");
+    const meta = await sharp(output.bytes, { animated: true }).metadata();
+    expect([meta.format, meta.pages, meta.width, meta.pageHeight]).toEqual(["gif", 3, 120, 80]);
+    expect(output.bytes.length).toBeLessThanOrEqual(input.length);
+    expect(output.facts.frames).toBe(3);
+  });
+
   it("returns an already optimised file unchanged and says so", async () => {
     // A file this engine made already: compressing it again cannot make it smaller.
     const icon = new Uint8Array(
