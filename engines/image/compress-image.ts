@@ -21,7 +21,7 @@ import {
   MAX_IMAGE_PIXELS,
   type QualityPreset,
 } from "../../contract/index.ts";
-import type { EngineHandler, EngineInput } from "../types.ts";
+import type { EngineHandler, EngineInput, ProgressReporter } from "../types.ts";
 import { fidelity } from "./compress-fidelity.ts";
 import { type ImageInfo, type ImageKind, readImageInfo } from "./image-info.ts";
 
@@ -121,10 +121,17 @@ async function quantise(bytes: Uint8Array, quality: number): Promise<Uint8Array>
   return packed.length < full.length ? packed : full;
 }
 
-async function compressPng(bytes: Uint8Array, quality: number, hasAlpha: boolean): Promise<Candidate> {
+async function compressPng(
+  bytes: Uint8Array,
+  quality: number,
+  hasAlpha: boolean,
+  progress: ProgressReporter,
+): Promise<Candidate> {
   const palette = await quantise(bytes, quality);
+  progress(45);
   if (palette.length < bytes.length) {
     const score = await fidelity(bytes, palette, hasAlpha);
+    progress(60);
     if (score >= paletteSsimFloor(quality)) return { bytes: palette, method: "palette", ssim: score };
   }
   // Quantisation would hurt (or gains nothing): the best lossless encoding instead. It is tried only
@@ -218,7 +225,7 @@ export const compressImage: EngineHandler<CompressImageOptions> = async (inputs,
     info.kind === "jpeg"
       ? await compressJpeg(input.bytes, quality)
       : info.kind === "png"
-        ? await compressPng(input.bytes, quality, info.hasAlpha !== false)
+        ? await compressPng(input.bytes, quality, info.hasAlpha !== false, progress)
         : info.kind === "webp"
           ? await compressWebp(input.bytes, quality, frames > 1)
           : await compressGif(input.bytes, quality);
