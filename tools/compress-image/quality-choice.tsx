@@ -33,36 +33,38 @@ export function QualityChoiceField({ choice, custom, disabled, onChoice, onCusto
     hint: value === "custom" ? undefined : t("quality.hint", { value: QUALITY_PRESETS[value] }),
   }));
   return (
-    <ChoiceGroup
-      legend={t("quality.legend")}
-      name="quality"
-      choices={choices}
-      value={choice}
-      disabled={disabled}
-      onChange={onChoice}
-    >
-      {choice === "custom" ? (
-        <div className="quality-slider">
-          <label className="quality-slider__label" htmlFor={sliderId}>
-            {t("quality.customLabel")}{" "}
-            <output data-testid="custom-quality">{t("quality.percent", { value: custom })}</output>
-          </label>
-          <input
-            id={sliderId}
-            type="range"
-            min={CUSTOM_QUALITY.min}
-            max={CUSTOM_QUALITY.max}
-            step={CUSTOM_QUALITY.step}
-            value={custom}
-            disabled={disabled}
-            onChange={(event) => onCustom(Number(event.target.value))}
-          />
-          <span className="quality-slider__ends">
-            <span>{t("quality.moreCompression")}</span>
-            <span>{t("quality.betterQuality")}</span>
-          </span>
-        </div>
-      ) : null}
-    </ChoiceGroup>
+    <div className="compress-quality">
+      <ChoiceGroup
+        legend={t("quality.legend")}
+        name="quality"
+        choices={choices}
+        value={choice}
+        disabled={disabled}
+        onChange={onChoice}
+      >
+        {choice === "custom" ? (
+          <div className="quality-slider">
+            <label className="quality-slider__label" htmlFor={sliderId}>
+              {t("quality.customLabel")}{" "}
+              <output data-testid="custom-quality">{t("quality.percent", { value: custom })}</output>
+            </label>
+            <input
+              id={sliderId}
+              type="range"
+              min={CUSTOM_QUALITY.min}
+              max={CUSTOM_QUALITY.max}
+              step={CUSTOM_QUALITY.step}
+              value={custom}
+              disabled={disabled}
+              onChange={(event) => onCustom(Number(event.target.value))}
+            />
+            <span className="quality-slider__ends">
+              <span>{t("quality.moreCompression")}</span>
+              <span>{t("quality.betterQuality")}</span>
+            </span>
+          </div>
+        ) : null}
+      </ChoiceGroup>
+    </div>
   );
 }
