@@ -23,6 +23,53 @@ function isAbort(error: unknown): boolean {
 }
 
 /**
+ * Runs one task of a tool outside React: upload (with CSRF) with its percentage, then polling until
+ * SUCCESS or FAILURE. Every change of phase goes to `onPhase`; a failure goes to `onError` (nothing
+ * after a stop). Returns a function that stops the upload or the polling.
+ */
+export function runTask(
+  toolId: ToolId,
+  files: readonly File[],
+  fields: Readonly<Record<string, string>>,
+  handlers: { onPhase: (phase: TaskPhase) => void; onError: (error: ApiError) => void },
+): () => void {
+  const controller = new AbortController();
+  let stopPolling: (() => void) | null = null;
+  const { onPhase, onError } = handlers;
+  void (async () => {
+    onPhase({ name: "uploading", percent: 0 });
+    let taskId: string;
+    try {
+      taskId = await startTask(toolId, files, fields, {
+        signal: controller.signal,
+        onUploadProgress: (percent) => onPhase({ name: "uploading", percent }),
+      });
+    } catch (error) {
+      if (isAbort(error) || controller.signal.aborted) return;
+      onError(toApiError(error));
+      return;
+    }
+    if (controller.signal.aborted) return;
+    onPhase({ name: "processing", percent: 0, queued: false });
+    stopPolling = pollTask(taskId, TOOLS[toolId].taskType, {
+      onProgress: (status) =>
+        onPhase({
+          name: "processing",
+          percent: Math.round(status.progress),
+          queued: status.state === "QUEUED",
+        }),
+      onSuccess: (result, status) =>
+        onPhase({ name: "done", taskId, result, expiresAt: status.expires_at, deleting: false }),
+      onError,
+    });
+  })();
+  return () => {
+    controller.abort();
+    stopPolling?.();
+  };
+}
+
+/**
  * Runs one task of a tool: upload (with CSRF), poll until SUCCESS or FAILURE, keep the result, delete
  * it on request. Busy always ends on error; the error goes to `onError` to be shown.
  */
@@ -44,43 +91,15 @@ export function useToolTask(toolId: ToolId, onError: (error: ApiError) => void) 
   const run = useCallback(
     async (files: readonly File[], fields: Readonly<Record<string, string>> = {}) => {
       cancel();
-      const controller = new AbortController();
-      let stopPolling: (() => void) | null = null;
-      stop.current = () => {
-        controller.abort();
-        stopPolling?.();
-      };
-      setPhase({ name: "uploading", percent: 0 });
-      let taskId: string;
-      try {
-        taskId = await startTask(toolId, files, fields, {
-          signal: controller.signal,
-          onUploadProgress: (percent) => setPhase({ name: "uploading", percent }),
-        });
-      } catch (error) {
-        if (isAbort(error) || controller.signal.aborted) return;
-        setPhase({ name: "idle" });
-        onErrorRef.current(toApiError(error));
-        return;
-      }
-      if (controller.signal.aborted) return;
-      setPhase({ name: "processing", percent: 0, queued: false });
-      stopPolling = pollTask(taskId, taskType, {
-        onProgress: (status) =>
-          setPhase({
-            name: "processing",
-            percent: Math.round(status.progress),
-            queued: status.state === "QUEUED",
-          }),
-        onSuccess: (result, status) =>
-          setPhase({ name: "done", taskId, result, expiresAt: status.expires_at, deleting: false }),
+      stop.current = runTask(toolId, files, fields, {
+        onPhase: setPhase,
         onError: (error) => {
           setPhase({ name: "idle" });
           onErrorRef.current(error);
         },
       });
     },
-    [cancel, toolId, taskType],
+    [cancel, toolId],
   );
 
   const reset = useCallback(() => {

@@ -1,0 +1,121 @@
+/**
+ * Mean SSIM (Wang, Bovik, Sheikh, Simoncelli 2004) on luma, as in the authors' reference
+ * implementation: 11×11 Gaussian window (σ 1.5), K1 0.01, K2 0.03, dynamic range 255, windows
+ * entirely inside the image, and the image first averaged down by round(min side / 256) so the
+ * score reflects viewing the whole picture. Pure TypeScript: runs in Node and in workerd.
+ */
+
+export interface SsimImage {
+  readonly width: number;
+  readonly height: number;
+  /** Interleaved 8-bit samples: 1 (grey), 3 (RGB) or 4 (RGBA, alpha ignored) per pixel. */
+  readonly data: ArrayLike<number>;
+  readonly channels: 1 | 3 | 4;
+}
+
+const WINDOW = 11;
+const SIGMA = 1.5;
+const C1 = (0.01 * 255) ** 2;
+const C2 = (0.03 * 255) ** 2;
+
+/** Rec. 601 luma of each pixel (single precision: 4 bytes per pixel on large images). */
+export function luma(image: SsimImage): Float32Array {
+  const { width, height, data, channels } = image;
+  if (data.length !== width * height * channels) throw new Error("pixel data does not match the size");
+  const out = new Float32Array(width * height);
+  for (let p = 0, i = 0; p < out.length; p++, i += channels) {
+    out[p] =
+      channels === 1
+        ? (data[i] ?? 0)
+        : 0.299 * (data[i] ?? 0) + 0.587 * (data[i + 1] ?? 0) + 0.114 * (data[i + 2] ?? 0);
+  }
+  return out;
+}
+
+/** Averages `factor`×`factor` blocks (partial blocks at the right and bottom edges are dropped). */
+function downsample(plane: Float32Array, width: number, height: number, factor: number) {
+  const w = Math.floor(width / factor);
+  const h = Math.floor(height / factor);
+  const out = new Float64Array(w * h);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      let sum = 0;
+      for (let dy = 0; dy < factor; dy++) {
+        const row = (y * factor + dy) * width + x * factor;
+        for (let dx = 0; dx < factor; dx++) sum += plane[row + dx] ?? 0;
+      }
+      out[y * w + x] = sum / (factor * factor);
+    }
+  }
+  return { plane: out, width: w, height: h };
+}
+
+const kernel = (() => {
+  const k = Array.from({ length: WINDOW }, (_, i) =>
+    Math.exp(-((i - (WINDOW >> 1)) ** 2) / (2 * SIGMA * SIGMA)),
+  );
+  const total = k.reduce((a, b) => a + b, 0);
+  return k.map((v) => v / total);
+})();
+
+/** Gaussian-weighted local means over every window that fits ("valid" convolution), separably. */
+function filterValid(plane: Float64Array, width: number, height: number): Float64Array {
+  const outW = width - WINDOW + 1;
+  const outH = height - WINDOW + 1;
+  const horizontal = new Float64Array(outW * height);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < outW; x++) {
+      let sum = 0;
+      for (let k = 0; k < WINDOW; k++) sum += (kernel[k] ?? 0) * (plane[y * width + x + k] ?? 0);
+      horizontal[y * outW + x] = sum;
+    }
+  }
+  const out = new Float64Array(outW * outH);
+  for (let y = 0; y < outH; y++) {
+    for (let x = 0; x < outW; x++) {
+      let sum = 0;
+      for (let k = 0; k < WINDOW; k++) sum += (kernel[k] ?? 0) * (horizontal[(y + k) * outW + x] ?? 0);
+      out[y * outW + x] = sum;
+    }
+  }
+  return out;
+}
+
+/** Mean SSIM of two images of the same size: 1 for identical luma, lower as structure differs. */
+export function ssim(a: SsimImage, b: SsimImage): number {
+  if (a.width !== b.width || a.height !== b.height) {
+    throw new Error(`sizes differ: ${a.width}×${a.height} vs ${b.width}×${b.height}`);
+  }
+  const factor = Math.max(1, Math.round(Math.min(a.width, a.height) / 256));
+  const x = downsample(luma(a), a.width, a.height, factor);
+  const y = downsample(luma(b), b.width, b.height, factor);
+  const { width, height } = x;
+  if (width < WINDOW || height < WINDOW) throw new Error(`image too small for an ${WINDOW}×${WINDOW} window`);
+  const xp = x.plane;
+  const yp = y.plane;
+  const xx = new Float64Array(xp.length);
+  const yy = new Float64Array(xp.length);
+  const xy = new Float64Array(xp.length);
+  for (let i = 0; i < xp.length; i++) {
+    const u = xp[i] ?? 0;
+    const v = yp[i] ?? 0;
+    xx[i] = u * u;
+    yy[i] = v * v;
+    xy[i] = u * v;
+  }
+  const muX = filterValid(xp, width, height);
+  const muY = filterValid(yp, width, height);
+  const sigmaXX = filterValid(xx, width, height);
+  const sigmaYY = filterValid(yy, width, height);
+  const sigmaXY = filterValid(xy, width, height);
+  let total = 0;
+  for (let i = 0; i < muX.length; i++) {
+    const mx = muX[i] ?? 0;
+    const my = muY[i] ?? 0;
+    const varX = (sigmaXX[i] ?? 0) - mx * mx;
+    const varY = (sigmaYY[i] ?? 0) - my * my;
+    const cov = (sigmaXY[i] ?? 0) - mx * my;
+    total += ((2 * mx * my + C1) * (2 * cov + C2)) / ((mx * mx + my * my + C1) * (varX + varY + C2));
+  }
+  return total / muX.length;
+}
