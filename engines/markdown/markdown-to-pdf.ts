@@ -29,7 +29,7 @@ export function pdfNameOf(name: string): string {
 export const markdownToPdf: EngineHandler<MarkdownToPdfOptions> = async (inputs, options, progress) => {
   const input = inputs[0];
   if (input === undefined) throw new AppError("NO_FILE", "No Markdown file to convert.");
-  const text = new TextDecoder("utf-8", { fatal: false }).decode(input.bytes).replace(/^\uFEFF/, "");
+  const text = new TextDecoder().decode(input.bytes).replace(/^\uFEFF/, "");
   if (text.trim() === "") {
     throw new AppError("INVALID_OPTIONS", "The Markdown file is empty.", {
       file_index: 0,

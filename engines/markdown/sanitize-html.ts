@@ -11,8 +11,36 @@
  * - id and name values get the clobber prefix "user-content-" (as GitHub does); in-document links
  *   ("#section") are rewritten to match.
  */
-import DOMPurify, { type DOMPurify as Purifier } from "dompurify";
-import { JSDOM } from "jsdom";
+import { createRequire } from "node:module";
+import DOMPurify, { type DOMPurify as Purifier, type WindowLike } from "dompurify";
+
+/**
+ * jsdom, loaded without its type package: @types/jsdom declares the browser's DOM globally, which
+ * would change the Worker's own types (engines/ are type-checked for the Worker too).
+ */
+interface JsdomModule {
+  JSDOM: new (html: string) => { window: WindowLike & { document: TreeDocument } };
+}
+
+/** The few DOM members used here (engines/ are also type-checked without the DOM library). */
+interface TreeElement {
+  className: string;
+  textContent: string | null;
+  getAttribute(name: string): string | null;
+  setAttribute(name: string, value: string): void;
+  removeAttribute(name: string): void;
+  hasAttribute(name: string): boolean;
+  replaceWith(node: TreeElement): void;
+  remove(): void;
+}
+interface TreeBody {
+  innerHTML: string;
+  querySelectorAll(selector: string): ArrayLike<TreeElement>;
+}
+interface TreeDocument {
+  createElement(tag: string): TreeElement;
+}
+const { JSDOM } = createRequire(import.meta.url)("jsdom") as JsdomModule;
 
 export const CLOBBER_PREFIX = "user-content-";
 const LINK_SCHEMES = /^(?:(?:https?|ircs?|mailto|xmpp):|[^a-z]|[a-z+.-]+(?:[^a-z+.\-:]|$))/i;
@@ -24,14 +52,14 @@ export interface SanitizedHtml {
   readonly imagesReplaced: number;
 }
 
-let purifier: { purify: Purifier; document: Document } | null = null;
+let purifier: { purify: Purifier; document: TreeDocument } | null = null;
 
 function createPurifier() {
   const { window } = new JSDOM("");
-  const purify = DOMPurify(window as unknown as Parameters<typeof DOMPurify>[0]);
+  const purify = DOMPurify(window);
   purify.addHook("afterSanitizeAttributes", (node) => {
     if (!("getAttribute" in node)) return;
-    const element = node as Element;
+    const element = node as unknown as TreeElement;
     const href = element.getAttribute("href");
     if (href?.startsWith("#") === true && !href.startsWith(`#${CLOBBER_PREFIX}`)) {
       element.setAttribute("href", `#${CLOBBER_PREFIX}${href.slice(1)}`);
@@ -40,16 +68,17 @@ function createPurifier() {
     const align = element.getAttribute("align");
     if (align !== null) {
       element.removeAttribute("align");
-      if (/^(left|center|right)$/.test(align)) element.classList.add(`align-${align}`);
+      if (/^(left|center|right)$/.test(align))
+        element.className = `${element.className} align-${align}`.trim();
     }
   });
   return { purify, document: window.document };
 }
 
 /** Replaces what MuPDF must not or cannot draw, in the already sanitised tree. */
-function replaceUnembeddable(body: HTMLElement, document: Document): number {
+function replaceUnembeddable(body: TreeBody, document: TreeDocument): number {
   let replaced = 0;
-  for (const image of [...body.querySelectorAll("img")]) {
+  for (const image of Array.from(body.querySelectorAll("img"))) {
     if (EMBEDDABLE_IMAGE.test(image.getAttribute("src")?.trim() ?? "")) continue;
     const alt = image.getAttribute("alt")?.trim() ?? "";
     const text = document.createElement("span");
@@ -59,7 +88,7 @@ function replaceUnembeddable(body: HTMLElement, document: Document): number {
     replaced += 1;
   }
   // Task-list boxes: MuPDF draws no form controls, so each box becomes a character.
-  for (const input of [...body.querySelectorAll("input")]) {
+  for (const input of Array.from(body.querySelectorAll("input"))) {
     if (input.getAttribute("type") !== "checkbox") {
       input.remove();
       continue;
@@ -95,7 +124,7 @@ export function sanitizeHtml(html: string): SanitizedHtml {
     RETURN_DOM: true,
   });
   // RETURN_DOM answers the <body> holding the clean tree.
-  const body = dom as HTMLElement;
+  const body = dom as unknown as TreeBody;
   const imagesReplaced = replaceUnembeddable(body, document);
   return { html: body.innerHTML, imagesReplaced };
 }
