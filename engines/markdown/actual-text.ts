@@ -16,24 +16,40 @@ import * as mupdf from "mupdf";
 
 export interface DrawnGlyph {
   readonly gid: number;
+  /** The characters this glyph stands for in reading order ("" for the rest of a cluster). */
   text: string;
   /** The font's character map gives `text` back for this glyph (one character, its own glyph). */
   exact: boolean;
+  /** Pen position, font size and advance, in page units: to redraw glyphs in visual order. */
+  readonly x: number;
+  readonly y: number;
+  readonly size: number;
+  readonly advance: number;
 }
 
 /**
- * A glyph drawn left of the one before it on the same line (a pre-base vowel sign such as Hindi ि
- * or Tamil ெ) makes text extractors start a new line; its characters move to the glyph before it,
- * which is where a reader's eye starts the cluster, and it keeps an empty text.
+ * Shaping draws some glyphs left of glyphs that come before them (a pre-base vowel sign such as
+ * Hindi ि or Tamil ை is moved back over its consonant). Text extractors read glyphs in drawing
+ * order and break the word at such a jump back, or at the gap left for the moved glyph. So each
+ * such cluster is given to its leftmost glyph as one text, the others keep none, and the content
+ * stream later draws the cluster left to right (`visualOrder`).
  */
-function mergeReordered(glyphs: readonly (DrawnGlyph & { x: number; y: number })[]) {
+function mergeReordered(glyphs: DrawnGlyph[]) {
   for (let i = 1; i < glyphs.length; i++) {
     const glyph = glyphs[i];
     const previous = glyphs[i - 1];
     if (glyph === undefined || previous === undefined) continue;
-    if (Math.abs(glyph.y - previous.y) < 1 && glyph.x < previous.x - 0.25) {
-      previous.text += glyph.text;
-      glyph.text = "";
+    // A span can wrap onto the next line: only a step back on the same baseline counts.
+    const sameLine = (other: DrawnGlyph | undefined) =>
+      other !== undefined && Math.abs(other.y - glyph.y) < 0.5;
+    if (!sameLine(previous) || glyph.x >= previous.x - 0.25) continue;
+    let first = i - 1;
+    while (first > 0 && sameLine(glyphs[first - 1]) && (glyphs[first - 1]?.x ?? 0) > glyph.x) first -= 1;
+    const cluster = glyphs.slice(first, i + 1);
+    glyph.text = cluster.map((member) => member.text).join("");
+    for (const member of cluster) {
+      if (member !== glyph) member.text = "";
+      member.exact = false;
     }
   }
 }
@@ -42,9 +58,15 @@ function mergeReordered(glyphs: readonly (DrawnGlyph & { x: number; y: number })
 export function recordGlyphs(glyphs: DrawnGlyph[]): mupdf.Device {
   return new mupdf.Device({
     fillText(text) {
-      const drawn: (DrawnGlyph & { x: number; y: number; font: mupdf.Font })[] = [];
+      // One text object holds many spans (words, lines): clusters never cross a span.
+      const spans: DrawnGlyph[][] = [];
       text.walk({
+        beginSpan() {
+          spans.push([]);
+        },
         showGlyph(font, trm, gid, unicode) {
+          const drawn = spans.at(-1);
+          if (drawn === undefined) return;
           const char = unicode >= 0 ? String.fromCodePoint(unicode) : "";
           const last = drawn.at(-1);
           // A glyph id of -1 carries another character of the previous glyph's cluster.
@@ -52,14 +74,23 @@ export function recordGlyphs(glyphs: DrawnGlyph[]): mupdf.Device {
             if (last !== undefined) last.text += char;
             return;
           }
-          drawn.push({ gid, text: char, exact: false, x: trm[4], y: trm[5], font });
+          const size = Math.hypot(trm[0], trm[1]);
+          const exact = char !== "" && font.encodeCharacter(char) === gid;
+          drawn.push({
+            gid,
+            text: char,
+            exact,
+            x: trm[4],
+            y: trm[5],
+            size,
+            advance: font.advanceGlyph(gid) * size,
+          });
         },
       });
-      mergeReordered(drawn);
-      for (const glyph of drawn) {
-        const chars = [...glyph.text];
-        const exact = chars.length === 1 && glyph.font.encodeCharacter(chars[0] ?? "") === glyph.gid;
-        glyphs.push({ gid: glyph.gid, text: glyph.text, exact });
+      for (const drawn of spans) {
+        for (const glyph of drawn) if ([...glyph.text].length !== 1) glyph.exact = false;
+        mergeReordered(drawn);
+        glyphs.push(...drawn);
       }
     },
   });
@@ -92,29 +123,83 @@ function elementsOf(array: string): Element[] {
 
 const hex4 = (gid: number) => gid.toString(16).padStart(4, "0");
 
-/** One show-text operation split so that each inexact glyph sits in its own ActualText span. */
+/**
+ * Glyphs (left to right) grouped for ActualText: a glyph with text and the glyphs without text
+ * after it, but never more glyphs than characters. MuPDF gives each glyph in a span one character
+ * and breaks the line after a glyph left without one (measured on Tamil ௌ, drawn as three glyphs
+ * for two characters), so surplus glyphs move on to the next group; the last group keeps any left.
+ */
+function clustersOf(visual: readonly DrawnGlyph[]): DrawnGlyph[][] {
+  const natural: DrawnGlyph[][] = [];
+  for (const glyph of visual) {
+    const current = natural.at(-1);
+    if (current === undefined || glyph.text !== "") natural.push([glyph]);
+    else current.push(glyph);
+  }
+  const clusters: DrawnGlyph[][] = [];
+  let carry: DrawnGlyph[] = [];
+  for (const group of natural) {
+    const glyphs = [...carry, ...group];
+    const chars = Math.max(1, [...group.map((glyph) => glyph.text).join("")].length);
+    clusters.push(glyphs.slice(0, chars));
+    carry = glyphs.slice(chars);
+  }
+  if (carry.length > 0) clusters.at(-1)?.push(...carry);
+  return clusters;
+}
+
+/** Shifts (TJ numbers, thousandths of the font size) that move the pen from `from` to `to`. */
+function shift(from: number, to: number, size: number): string {
+  const amount = ((from - to) * 1000) / size;
+  return Math.abs(amount) < 0.01 ? "" : `${amount.toFixed(2)} `;
+}
+
+/**
+ * The glyphs of one show-text operation drawn left to right, each inexact glyph in its own
+ * ActualText span; the pen ends where the original operation left it.
+ */
 function rewrite(elements: readonly Element[], glyphs: readonly DrawnGlyph[]): string {
-  const parts: string[] = [];
-  let plain = "";
-  let index = 0;
+  const first = glyphs[0];
+  const last = glyphs.at(-1);
+  if (first === undefined || last === undefined) return "";
+  const size = first.size;
+  // Where the operation starts: the first glyph, less the shifts in front of it.
+  let lead = 0;
   for (const element of elements) {
-    if ("shift" in element) {
-      plain += `${element.shift} `;
+    if ("gid" in element) break;
+    lead += Number(element.shift);
+  }
+  let pen = first.x + (lead * size) / 1000;
+  const start = pen;
+  const visual = [...glyphs].sort((a, b) => a.x - b.x);
+  const clusters = clustersOf(visual);
+  const parts: string[] = [];
+  let plain = shift(start, pen, size);
+  for (const cluster of clusters) {
+    let shown = "";
+    for (const glyph of cluster) {
+      shown += `${shift(pen, glyph.x, size)}<${hex4(glyph.gid)}>`;
+      pen = glyph.x + glyph.advance;
+    }
+    const text = cluster.map((glyph) => glyph.text).join("");
+    if (cluster.length === 1 && cluster[0]?.exact === true && cluster[0].text !== "") {
+      plain += shown;
       continue;
     }
-    const glyph = glyphs[index++];
-    if (glyph === undefined || glyph.exact) {
-      plain += `<${hex4(element.gid)}>`;
-      continue;
-    }
-    // Pending shifts stay in front of the glyph they move; earlier glyphs are shown first.
-    const shifts = /(?:[-+]?[\d.]+ )+$/.exec(plain)?.[0] ?? "";
-    const before = plain.slice(0, plain.length - shifts.length);
-    if (before !== "") parts.push(`[${before}]TJ`);
-    parts.push(`/Span<</ActualText<${utf16Hex(glyph.text)}>>>BDC [${shifts}<${hex4(element.gid)}>]TJ EMC`);
+    // One span for the whole cluster: MuPDF drops text given to a glyph of its own inside one.
+    if (plain !== "") parts.push(`[${plain}]TJ`);
+    parts.push(`/Span<</ActualText<${utf16Hex(text)}>>>BDC [${shown}]TJ EMC`);
     plain = "";
   }
-  if (plain !== "") parts.push(`[${plain}]TJ`);
+  // Back to where the original left the pen (its trailing shifts included).
+  let trail = 0;
+  for (let i = elements.length - 1; i >= 0; i--) {
+    const element = elements[i];
+    if (element === undefined || "gid" in element) break;
+    trail += Number(element.shift);
+  }
+  plain += shift(pen, last.x + last.advance - (trail * size) / 1000, size);
+  if (plain.trim() !== "") parts.push(`[${plain}]TJ`);
   return parts.join("\n");
 }
 

@@ -30,6 +30,7 @@ export function markdownToHtml(markdown: string): string {
     throw new AppError("INVALID_OPTIONS", "The Markdown is nested too deeply to lay out.", {
       file_index: 0,
       max_nesting: MAX_NESTING,
+      markdown_error: "nestedTooDeeply",
     });
   }
   // A new instance per document: the heading-id slugger counts the ids of one document.

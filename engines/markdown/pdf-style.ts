@@ -19,6 +19,7 @@ strong, b { font-weight: bold; }
 em, i { font-style: italic; }
 del, s { text-decoration: line-through; }
 ul, ol { margin: 0 0 0.7em 0; padding-left: 1.8em; }
+ul, ul ul, ul ul ul { list-style-type: disc; }
 li { margin: 0.15em 0; }
 li > p { margin: 0.2em 0; }
 .task-box { font-family: monospace; padding-right: 0.3em; }

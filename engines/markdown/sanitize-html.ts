@@ -87,7 +87,11 @@ function replaceUnembeddable(body: TreeBody, document: TreeDocument): number {
     image.replaceWith(text);
     replaced += 1;
   }
-  // Task-list boxes: MuPDF draws no form controls, so each box becomes a character.
+  // Footnote back-links: "↩" is in none of the bundled fonts (MuPDF would draw it blank).
+  for (const back of Array.from(body.querySelectorAll(`a[href^="#${CLOBBER_PREFIX}footnote-ref"]`))) {
+    if (back.textContent?.trim() === "\u21A9") back.textContent = "\u2191";
+  }
+  // Task-list boxes: MuPDF draws no form controls, so each box becomes text ("[x]", "[ ]").
   for (const input of Array.from(body.querySelectorAll("input"))) {
     if (input.getAttribute("type") !== "checkbox") {
       input.remove();
@@ -95,7 +99,7 @@ function replaceUnembeddable(body: TreeBody, document: TreeDocument): number {
     }
     const box = document.createElement("span");
     box.className = "task-box";
-    box.textContent = input.hasAttribute("checked") ? "\u2611" : "\u2610";
+    box.textContent = input.hasAttribute("checked") ? "[x]" : "[ ]";
     input.replaceWith(box);
   }
   return replaced;
