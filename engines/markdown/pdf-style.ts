@@ -19,7 +19,9 @@ strong, b { font-weight: bold; }
 em, i { font-style: italic; }
 del, s { text-decoration: line-through; }
 ul, ol { margin: 0 0 0.7em 0; padding-left: 1.8em; }
-ul, ul ul, ul ul ul { list-style-type: disc; }
+/* MuPDF's circle and square markers are outside the bundled fonts: every level gets a disc. */
+ul, ul ul, ul ul ul, ol ul, ul > li { list-style-type: disc; }
+ol > li { list-style-type: decimal; }
 li { margin: 0.15em 0; }
 li > p { margin: 0.2em 0; }
 .task-box { font-family: monospace; padding-right: 0.3em; }
