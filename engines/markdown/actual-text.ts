@@ -54,6 +54,26 @@ function mergeReordered(glyphs: DrawnGlyph[]) {
   }
 }
 
+/**
+ * A glyph of no width that stands only for combining marks (a vowel sign or nasal drawn over its
+ * consonant)
+ * joins the glyph before it: MuPDF's extraction otherwise starts a new word at the mark
+ * (measured: Hindi "हैं" came back as "ह ैं").
+ */
+function mergeMarks(glyphs: readonly DrawnGlyph[]) {
+  for (let i = 1; i < glyphs.length; i++) {
+    const glyph = glyphs[i];
+    const previous = glyphs[i - 1];
+    if (glyph === undefined || previous === undefined || previous.text === "") continue;
+    if (glyph.advance > 0.01 || !/^\p{M}+$/u.test(glyph.text) || Math.abs(glyph.y - previous.y) >= 0.5)
+      continue;
+    previous.text += glyph.text;
+    glyph.text = "";
+    previous.exact = false;
+    glyph.exact = false;
+  }
+}
+
 /** A device that records the glyphs of the text run through it, in drawing order. */
 export function recordGlyphs(glyphs: DrawnGlyph[]): mupdf.Device {
   return new mupdf.Device({
@@ -89,6 +109,7 @@ export function recordGlyphs(glyphs: DrawnGlyph[]): mupdf.Device {
       });
       for (const drawn of spans) {
         for (const glyph of drawn) if ([...glyph.text].length !== 1) glyph.exact = false;
+        mergeMarks(drawn);
         mergeReordered(drawn);
         glyphs.push(...drawn);
       }
