@@ -6,7 +6,11 @@ import * as mupdf from "mupdf";
 import { describe, expect, it } from "vitest";
 import { PAGE_SIZES } from "../../engines/markdown/layout-pdf.ts";
 import { markdownToHtml } from "../../engines/markdown/markdown-html.ts";
-import { type MarkdownToPdfOptions, markdownToPdf } from "../../engines/markdown/markdown-to-pdf.ts";
+import {
+  MAX_PAGES,
+  type MarkdownToPdfOptions,
+  markdownToPdf,
+} from "../../engines/markdown/markdown-to-pdf.ts";
 import { sanitizeHtml } from "../../engines/markdown/sanitize-html.ts";
 import { type ScriptName, scriptScores } from "../support/script-text.ts";
 import { engineFailure } from "./engine-failure.ts";
@@ -201,6 +205,23 @@ describe("Markdown to PDF", () => {
     expect(lists.context).toMatchObject({ markdown_error: "nestedTooDeeply" });
     expect(Date.now() - started).toBeLessThan(10_000);
   });
+
+  it("refuses a 5 MB document of more pages than one job makes, well inside the job time limit", async () => {
+    const paragraph =
+      "Lorem ipsum dolor sit amet, **consectetur** adipiscing elit, sed do eiusmod tempor. ".repeat(5);
+    const sections: string[] = [];
+    let length = 0;
+    for (let i = 0; length < 5 * 1024 * 1024 - 4096; i++) {
+      const part = i % 20 === 0 ? `## Section ${i}\n\n${paragraph}` : paragraph;
+      sections.push(part);
+      length += part.length + 2;
+    }
+    const started = Date.now();
+    const error = await engineFailure(convert(sections.join("\n\n")));
+    expect(error.code).toBe("TOO_MANY_PAGES");
+    expect(error.context).toMatchObject({ markdown_error: "tooLong", max_pages: MAX_PAGES });
+    expect(Date.now() - started).toBeLessThan(120_000);
+  }, 150_000);
 
   it("expands a thousand uses of one link reference without blowing up", async () => {
     const uses = Array.from({ length: 2000 }, () => "[lol][l]").join(" ");
