@@ -46,7 +46,7 @@ export function pdfText(bytes: Uint8Array): string {
     const pages: string[] = [];
     for (let index = 0; index < doc.countPages(); index++) {
       const page = doc.loadPage(index);
-      pages.push(page.toStructuredText().asText());
+      pages.push(page.toStructuredText("preserve-whitespace").asText());
       page.destroy();
     }
     return pages.join("\n");
