@@ -10,6 +10,7 @@ import { AppError } from "../../contract/index.ts";
 import type { ProgressReporter } from "../types.ts";
 import { addActualText, type DrawnGlyph, recordGlyphs } from "./actual-text.ts";
 import { footerFont } from "./fonts.ts";
+import { layoutKeepingHeadings } from "./keep-headings.ts";
 import { addLinks, addOutline, type Placement } from "./pdf-navigation.ts";
 import { PDF_STYLE } from "./pdf-style.ts";
 
@@ -55,10 +56,15 @@ export function layoutPdf(
   maxPages: number,
 ): LaidOutPdf {
   const size = PAGE_SIZES[pageSize];
-  const source = mupdf.Document.openDocument(new TextEncoder().encode(htmlDocument(html)), "text/html");
+  const height = size.height - MARGIN.top - MARGIN.bottom;
+  const open = (body: string) => {
+    const document = mupdf.Document.openDocument(new TextEncoder().encode(htmlDocument(body)), "text/html");
+    document.layout(size.width - 2 * MARGIN.side, height, BODY_EM);
+    return document;
+  };
+  const source = layoutKeepingHeadings(html, height, open, (document) => document.countPages() > maxPages);
   const output = new mupdf.Buffer();
   try {
-    source.layout(size.width - 2 * MARGIN.side, size.height - MARGIN.top - MARGIN.bottom, BODY_EM);
     const count = source.countPages();
     if (count > maxPages) {
       throw new AppError("TOO_MANY_PAGES", "The Markdown lays out to more pages than one job makes.", {

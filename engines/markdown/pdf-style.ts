@@ -14,6 +14,7 @@ h4 { font-size: 11pt; }
 h5 { font-size: 10.5pt; }
 h6 { font-size: 10pt; color: #59636e; }
 p { margin: 0 0 0.7em 0; }
+.page-break { page-break-before: always; }
 a { color: #0969da; text-decoration: underline; }
 strong, b { font-weight: bold; }
 em, i { font-style: italic; }

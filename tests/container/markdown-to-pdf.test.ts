@@ -146,6 +146,20 @@ describe("Markdown to PDF", () => {
     expect(pageTexts(a4).at(-1)).toContain(`${a4.countPages()} / ${a4.countPages()}`);
   });
 
+  it("never ends a page on a heading", async () => {
+    // Filler of 40–59 short paragraphs puts the heading at every height of the first page's foot.
+    for (let lines = 40; lines < 60; lines++) {
+      const filler = Array.from({ length: lines }, (_, i) => `Line ${i} of filler text.`).join("\n\n");
+      const doc = openPdf((await convert(`${filler}\n\n## The heading\n\nBody after the heading.`)).bytes);
+      for (const text of pageTexts(doc)) {
+        const lastLines = text
+          .split("\n")
+          .filter((line) => line.trim() !== "" && !/^\d+ \/ \d+$/.test(line.trim()));
+        expect(lastLines.at(-1), `${lines} lines`).not.toBe("The heading");
+      }
+    }
+  }, 60_000);
+
   it("embeds data: images and never fetches remote ones", async () => {
     let hits = 0;
     const server = createServer((_request, response) => {
