@@ -1,0 +1,45 @@
+/**
+ * The style sheet of the PDF, in the CSS subset MuPDF's HTML layout reads. Sizes are in points at
+ * 10.5 pt body text; the page margins are left to the layout (see layout-pdf.ts), which reserves
+ * the footer band.
+ */
+export const PDF_STYLE = `
+html, body { margin: 0; padding: 0; }
+body { font-family: sans-serif; font-size: 10.5pt; line-height: 1.45; color: #1f2328; }
+h1, h2, h3, h4, h5, h6 { font-weight: bold; line-height: 1.25; margin: 1.1em 0 0.5em 0; page-break-after: avoid; }
+h1 { font-size: 20pt; border-bottom: 1px solid #d1d9e0; padding-bottom: 0.2em; }
+h2 { font-size: 16pt; border-bottom: 1px solid #d1d9e0; padding-bottom: 0.2em; }
+h3 { font-size: 13pt; }
+h4 { font-size: 11pt; }
+h5 { font-size: 10.5pt; }
+h6 { font-size: 10pt; color: #59636e; }
+p { margin: 0 0 0.7em 0; }
+.page-break { page-break-before: always; }
+a { color: #0969da; text-decoration: underline; }
+strong, b { font-weight: bold; }
+em, i { font-style: italic; }
+del, s { text-decoration: line-through; }
+ul, ol { margin: 0 0 0.7em 0; padding-left: 1.8em; }
+/* MuPDF's circle and square markers are outside the bundled fonts: every level gets a disc. */
+ul, ul ul, ul ul ul, ol ul, ul > li { list-style-type: disc; }
+ol > li { list-style-type: decimal; }
+li { margin: 0.15em 0; }
+li > p { margin: 0.2em 0; }
+.task-box { font-family: monospace; padding-right: 0.3em; }
+blockquote { margin: 0 0 0.7em 0; padding: 0 0 0 0.9em; border-left: 3px solid #d1d9e0; color: #59636e; }
+hr { border: 0; border-top: 2px solid #d1d9e0; margin: 1.2em 0; }
+code { font-family: monospace; font-size: 9pt; background-color: #eff1f3; }
+pre { font-family: monospace; font-size: 8.5pt; line-height: 1.35; white-space: pre-wrap; background-color: #f6f8fa; border: 1px solid #d1d9e0; padding: 6pt; margin: 0 0 0.8em 0; }
+pre code { font-size: 8.5pt; background-color: transparent; }
+table { border-collapse: collapse; margin: 0 0 0.8em 0; font-size: 9pt; }
+th, td { border: 1px solid #d1d9e0; padding: 3pt 5pt; vertical-align: top; }
+th { font-weight: bold; background-color: #f6f8fa; }
+.align-left { text-align: left; }
+.align-center { text-align: center; }
+.align-right { text-align: right; }
+img { max-width: 100%; }
+.image-alt { color: #59636e; font-style: italic; }
+.footnotes { font-size: 9pt; border-top: 1px solid #d1d9e0; margin-top: 1.5em; }
+.footnotes h2 { font-size: 10pt; border: 0; }
+sup { font-size: 7pt; }
+`;

@@ -1,0 +1,68 @@
+/**
+ * Text comparison per script for documents typeset from known text: the words of each script in
+ * the source against the words of that script extracted back from the PDF (bag-of-words F1), so
+ * a font that draws one script blank, or a shaping that garbles it, shows as that script's score.
+ */
+import * as mupdf from "mupdf";
+
+/** Unicode scripts checked, with the regular expression of a character of each. */
+export const SCRIPTS = {
+  latin: /\p{Script=Latin}/u,
+  devanagari: /\p{Script=Devanagari}/u,
+  telugu: /\p{Script=Telugu}/u,
+  tamil: /\p{Script=Tamil}/u,
+} as const;
+export type ScriptName = keyof typeof SCRIPTS;
+
+/** Words (letters and combining marks, split at anything else) whose first letter is of `script`. */
+export function wordsOf(text: string, script: ScriptName): string[] {
+  const words = text.normalize("NFC").match(/[\p{L}\p{M}]+/gu) ?? [];
+  return words.filter((word) => SCRIPTS[script].test(word));
+}
+
+/** Bag-of-words F1 of `extracted` against `source`; 1 when both have no words. */
+export function wordF1(source: readonly string[], extracted: readonly string[]): number {
+  if (source.length === 0 && extracted.length === 0) return 1;
+  const bag = new Map<string, number>();
+  for (const word of source) bag.set(word, (bag.get(word) ?? 0) + 1);
+  let hits = 0;
+  for (const word of extracted) {
+    const left = bag.get(word) ?? 0;
+    if (left > 0) {
+      hits += 1;
+      bag.set(word, left - 1);
+    }
+  }
+  if (hits === 0) return 0;
+  const precision = hits / extracted.length;
+  const recall = hits / source.length;
+  return (2 * precision * recall) / (precision + recall);
+}
+
+/** All text MuPDF extracts from a PDF, page after page. */
+export function pdfText(bytes: Uint8Array): string {
+  const doc = mupdf.Document.openDocument(bytes, "application/pdf");
+  try {
+    const pages: string[] = [];
+    for (let index = 0; index < doc.countPages(); index++) {
+      const page = doc.loadPage(index);
+      pages.push(page.toStructuredText("preserve-whitespace").asText());
+      page.destroy();
+    }
+    return pages.join("\n");
+  } finally {
+    doc.destroy();
+  }
+}
+
+/** F1 per script of the PDF's text against the source text, for the scripts the source uses. */
+export function scriptScores(sourceText: string, bytes: Uint8Array): Partial<Record<ScriptName, number>> {
+  const extracted = pdfText(bytes);
+  const scores: Partial<Record<ScriptName, number>> = {};
+  for (const script of Object.keys(SCRIPTS) as ScriptName[]) {
+    const source = wordsOf(sourceText, script);
+    if (source.length === 0) continue;
+    scores[script] = wordF1(source, wordsOf(extracted, script));
+  }
+  return scores;
+}
