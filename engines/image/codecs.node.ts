@@ -4,7 +4,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { type CodecModules, type ImageCodecs, loadImageCodecs } from "./image-codecs.ts";
+import { type CodecModules, type ImageCodecs, loadImageCodecs, type WasmCodec } from "./image-codecs.ts";
 
 const require = createRequire(import.meta.url);
 let compiled: Promise<CodecModules> | undefined;
@@ -14,14 +14,17 @@ async function compile(file: string): Promise<WebAssembly.Module> {
 }
 
 async function compileAll(): Promise<CodecModules> {
-  const [png, jpegEncoder] = await Promise.all([
-    compile("@jsquash/png/codec/pkg/squoosh_png_bg.wasm"),
+  const [jpegEncoder, jpegDecoder, webpDecoder, webpEncoder] = await Promise.all([
     compile("@jsquash/jpeg/codec/enc/mozjpeg_enc.wasm"),
+    compile("@jsquash/jpeg/codec/dec/mozjpeg_dec.wasm"),
+    compile("@jsquash/webp/codec/dec/webp_dec.wasm"),
+    compile("@jsquash/webp/codec/enc/webp_enc_simd.wasm"),
   ]);
-  return { png, jpegEncoder };
+  return { jpegEncoder, jpegDecoder, webpDecoder, webpEncoder };
 }
 
-export async function loadNodeCodecs(): Promise<ImageCodecs> {
+/** The codecs, instantiating only the WASM ones in `wanted` (all by default). */
+export async function loadNodeCodecs(wanted?: readonly WasmCodec[]): Promise<ImageCodecs> {
   compiled ??= compileAll();
-  return loadImageCodecs(await compiled);
+  return loadImageCodecs(await compiled, wanted);
 }

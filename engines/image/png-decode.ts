@@ -1,0 +1,69 @@
+/**
+ * PNG → 8-bit RGBA with fast-png (pure TypeScript: a damaged file throws and leaves nothing
+ * behind, unlike the WASM decoder it replaces, which leaked its memory on failure). Every PNG
+ * form becomes RGBA: grey and palette expanded, bit depths 1/2/4 scaled, 16-bit reduced to 8 as
+ * libvips does (high byte), tRNS turned into alpha. An APNG gives its default image.
+ */
+import { type DecodedPng, decode } from "fast-png";
+import type { RgbaImage } from "./image-codecs.ts";
+
+/** Samples of row-packed data at `depth` bits, unpacked to one value per element. */
+function unpack(png: DecodedPng): Uint8Array | Uint16Array {
+  const { width, height, channels, depth, data } = png;
+  if (depth >= 8) return data as Uint8Array | Uint16Array;
+  const perRow = width * channels;
+  const rowBytes = Math.ceil((perRow * depth) / 8);
+  const out = new Uint8Array(perRow * height);
+  const mask = (1 << depth) - 1;
+  for (let y = 0; y < height; y++) {
+    for (let i = 0; i < perRow; i++) {
+      const bit = i * depth;
+      const byte = data[y * rowBytes + (bit >> 3)] ?? 0;
+      out[y * perRow + i] = (byte >> (8 - depth - (bit & 7))) & mask;
+    }
+  }
+  return out;
+}
+
+export function decodePngPixels(bytes: Uint8Array): RgbaImage {
+  const png = decode(bytes);
+  const { width, height, channels, depth, palette, transparency } = png;
+  const samples = unpack(png);
+  const pixels = width * height;
+  if (samples.length < pixels * channels) throw new Error("PNG image data is incomplete");
+  const out = new Uint8Array(pixels * 4);
+  if (palette) {
+    for (let p = 0; p < pixels; p++) {
+      const entry = palette[samples[p] ?? 0];
+      if (!entry) throw new Error("PNG palette index out of range");
+      out.set([entry[0] ?? 0, entry[1] ?? 0, entry[2] ?? 0, entry[3] ?? 255], p * 4);
+    }
+    return { width, height, data: out };
+  }
+  const max = 2 ** depth - 1;
+  // 16-bit: the high byte; 1/2/4-bit grey: scaled to the full 8-bit range.
+  const to8 =
+    depth === 16
+      ? (v: number) => v >> 8
+      : depth < 8
+        ? (v: number) => Math.round((v * 255) / max)
+        : (v: number) => v;
+  const grey = channels <= 2;
+  const hasAlpha = channels === 2 || channels === 4;
+  const colour = grey ? 1 : 3;
+  // tRNS on grey or RGB images: one sample value (or RGB triple) is fully transparent.
+  const key = !hasAlpha && transparency && transparency.length >= colour ? transparency : undefined;
+  for (let p = 0, i = 0; p < pixels; p++, i += channels) {
+    const o = p * 4;
+    const r = samples[i] ?? 0;
+    const g = grey ? r : (samples[i + 1] ?? 0);
+    const b = grey ? r : (samples[i + 2] ?? 0);
+    out[o] = to8(r);
+    out[o + 1] = to8(g);
+    out[o + 2] = to8(b);
+    let alpha = hasAlpha ? to8(samples[i + colour] ?? max) : 255;
+    if (key && r === key[0] && (grey || (g === key[1] && b === key[2]))) alpha = 0;
+    out[o + 3] = alpha;
+  }
+  return { width, height, data: out };
+}
