@@ -6,7 +6,7 @@
  * fast-png (no row filters) came out 18–70 % and @jsquash/png (always RGBA) 24–75 % larger.
  * Grey images are written as grey (colour type 0/4), opaque ones without an alpha channel.
  */
-import { zlibSync } from "fflate";
+import { deflate, Z_FILTERED } from "pako";
 
 export type PngChannels = 1 | 2 | 3 | 4;
 
@@ -109,7 +109,7 @@ export function encodePng(
     // The early exit leaves losing candidates incomplete; the winner ran to the end of the row.
     filtered.set(candidates[best] as Uint8Array, y * (rowBytes + 1));
   }
-  const idat = zlibSync(filtered, { level: 9, mem: 9 });
+  const idat = deflate(filtered, { level: 9, memLevel: 9, strategy: Z_FILTERED });
   const header = new Uint8Array(13);
   const view = new DataView(header.buffer);
   view.setUint32(0, width);
