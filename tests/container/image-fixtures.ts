@@ -3,7 +3,7 @@
  * scales, grain) and the forms every path must handle — grey, grey+alpha, palette, 16-bit, CMYK
  * with a profile, EXIF-rotated, animated WebP and GIF. Encoded by sharp (libvips).
  */
-import sharp from "sharp";
+import sharp, { type Sharp } from "sharp";
 
 /** Deterministic value noise in [0, 1): smooth between lattice points `cell` pixels apart. */
 function valueNoise(x: number, y: number, cell: number, seed: number): number {
@@ -84,7 +84,7 @@ export const imageFixtures = {
 
 export const FRAME_COLOURS = ["#ff0000", "#00ff00", "#0000ff"] as const;
 
-async function animation(): Promise<sharp.Sharp> {
+async function animation(): Promise<Sharp> {
   const frames = await Promise.all(
     FRAME_COLOURS.map((background) =>
       sharp({ create: { width: 40, height: 30, channels: 4, background } })
