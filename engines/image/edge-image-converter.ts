@@ -14,7 +14,7 @@ export function edgeImageConverter(
 ): EngineHandler<ImageConverterOptions> {
   if (tool.engine.kind !== "edge") throw new Error("the tool has no edge engine");
   const { maxPixels } = tool.engine.edgeBudget;
-  return (inputs, options, progress) => {
+  return async (inputs, options, progress) => {
     const { bytes, ...settings } = converterJob(tool, inputs, options);
     return convertImage(bytes, { ...settings, maxPixels }, loadEdgeCodecs, progress);
   };

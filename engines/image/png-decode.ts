@@ -25,8 +25,48 @@ function unpack(png: DecodedPng): Uint8Array | Uint16Array {
   return out;
 }
 
+/** An IEND chunk: length 0, type, CRC. */
+const IEND = new Uint8Array([0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82]);
+/** The chunks that hold the pixels; fast-png also parses the others and fails on malformed ones. */
+const PIXEL_CHUNKS = new Set(["IHDR", "PLTE", "tRNS", "IDAT"]);
+
+/**
+ * A copy with only the pixel chunks, as they are, then IEND: what browsers and libpng show for a
+ * file with a malformed text or other ancillary chunk, or whose ending was cut off after complete
+ * image data.
+ */
+function pixelChunksOnly(bytes: Uint8Array): Uint8Array {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const parts: Uint8Array[] = [bytes.subarray(0, 8)];
+  for (let at = 8; at + 8 <= bytes.length; ) {
+    const end = at + 12 + view.getUint32(at);
+    const type = String.fromCharCode(...bytes.subarray(at + 4, at + 8));
+    if (type === "IEND" || end > bytes.length) break;
+    if (PIXEL_CHUNKS.has(type)) parts.push(bytes.subarray(at, end));
+    at = end;
+  }
+  parts.push(IEND);
+  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+function decodeTolerant(bytes: Uint8Array): DecodedPng {
+  try {
+    return decode(bytes);
+  } catch (error) {
+    const trimmed = pixelChunksOnly(bytes);
+    if (trimmed.length === bytes.length) throw error;
+    return decode(trimmed);
+  }
+}
+
 export function decodePngPixels(bytes: Uint8Array): RgbaImage {
-  const png = decode(bytes);
+  const png = decodeTolerant(bytes);
   const { width, height, channels, depth, palette, transparency } = png;
   const samples = unpack(png);
   const pixels = width * height;

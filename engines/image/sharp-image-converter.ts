@@ -8,7 +8,7 @@ import {
 import { sharpConvertImage } from "./sharp-convert-image.ts";
 
 export function sharpImageConverter(tool: ImageConverterDeclaration): EngineHandler<ImageConverterOptions> {
-  return (inputs, options, progress) => {
+  return async (inputs, options, progress) => {
     const { bytes, ...settings } = converterJob(tool, inputs, options);
     return sharpConvertImage(bytes, settings, progress);
   };
