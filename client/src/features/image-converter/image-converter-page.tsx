@@ -37,11 +37,30 @@ export default function ImageConverterPage({ toolId }: { toolId: ToolId }) {
   };
 
   if (phase.name === "done") {
-    const { width, height } = phase.result.facts;
+    const { width, height, metadata_removed, first_frame_only } = phase.result.facts;
     const facts = [
       { id: "name", label: t("result.fileName"), value: phase.result.filename },
       ...(typeof width === "number" && typeof height === "number"
         ? [{ id: "dimensions", label: t("result.dimensions"), value: t("result.pixels", { width, height }) }]
+        : []),
+      // The engines never copy metadata and keep an animation's first frame; they say when it mattered.
+      ...(metadata_removed === true
+        ? [
+            {
+              id: "metadata",
+              label: t("imageConverter.metadata"),
+              value: t("imageConverter.metadataRemoved"),
+            },
+          ]
+        : []),
+      ...(first_frame_only === true
+        ? [
+            {
+              id: "animation",
+              label: t("imageConverter.animation"),
+              value: t("imageConverter.firstFrameOnly"),
+            },
+          ]
         : []),
     ];
     return (
