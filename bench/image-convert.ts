@@ -76,20 +76,20 @@ async function equalSsimTable(files: readonly string[]): Promise<void> {
   console.log(`|---|${TARGET_SSIM.map(() => "---").join("|")}|`);
   const logs = TARGET_SSIM.map(() => [] as number[]);
   for (const file of files) {
-    const { source, scaled } = await benchSource(file);
-    const info = readImageInfo(source);
+    const { source: input, scaled } = await benchSource(file);
+    const info = readImageInfo(input);
     if (!convertibleAtEdge(info)) {
       console.log(`| ${file} | (colour transform or GIF: container only) |`);
       continue;
     }
-    const reference = await pixels(source);
+    const reference = await pixels(input);
     const ours: { ssim: number; bytes: number }[] = [];
     const theirs: { ssim: number; bytes: number }[] = [];
     for (const quality of QUALITIES) {
       const settings = { target: "jpeg" as const, quality, maxPixels: Number.POSITIVE_INFINITY };
-      const out = (await convertImage(source, settings, loadNodeCodecs, noProgress)).bytes;
+      const out = (await convertImage(input, settings, loadNodeCodecs, noProgress)).bytes;
       ours.push({ ssim: ssim(reference, await pixels(out)), bytes: out.length });
-      const ref = await sharp(source)
+      const ref = await sharp(input)
         .rotate()
         .flatten({ background: "#ffffff" })
         .jpeg({ quality, mozjpeg: true })
@@ -100,9 +100,8 @@ async function equalSsimTable(files: readonly string[]): Promise<void> {
     ratios.forEach((ratio, i) => {
       if (Number.isFinite(ratio)) logs[i]?.push(Math.log(ratio));
     });
-    const scaled = source.length === readFileSync(join(corpus, file)).length ? "" : " (scaled to 4 MP)";
     console.log(
-      `| ${file}${scaled} | ${ratios.map((r) => (Number.isFinite(r) ? r.toFixed(3) : "n/a")).join(" | ")} |`,
+      `| ${file}${scaled ? " (scaled to 4 MP)" : ""} | ${ratios.map((r) => (Number.isFinite(r) ? r.toFixed(3) : "n/a")).join(" | ")} |`,
     );
   }
   const means = logs.map((values) =>
