@@ -2,7 +2,7 @@
  * Image converter benchmark on ../shared/corpus/img, side by side in one run:
  * 1. JPEG bytes at equal SSIM: our edge path (MozJPEG WASM, engines/image/convert-image.ts) against
  *    sharp `mozjpeg: true` at the same settings' reference, over qualities 50–95; the bytes each
- *    needs to reach SSIM 0.97 / 0.98 / 0.99 (against the source decoded, oriented and flattened by
+ *    needs to reach SSIM 0.97 / 0.98 / 0.99 / 0.995 (against the source decoded, oriented and flattened by
  *    libvips) are interpolated on its curve, and the ratio ours/sharp is given per image and as a
  *    geometric mean (≤ 1.00 is the target). Images over 6 MP are first scaled to 4 MP (sharp, PNG)
  *    to keep the run short; the scaled copy is the source of both sides.
@@ -25,7 +25,7 @@ import { type SsimImage, ssim } from "../tests/support/ssim.ts";
 
 const corpus = fileURLToPath(new URL("../../shared/corpus/img/", import.meta.url));
 const QUALITIES = [20, 35, 50, 65, 75, 85, 92, 97];
-const TARGET_SSIM = [0.97, 0.98, 0.99];
+const TARGET_SSIM = [0.97, 0.98, 0.99, 0.995];
 const SCALE_ABOVE = 6e6;
 const SCALED_PIXELS = 4e6;
 const noProgress = () => {};
@@ -108,6 +108,7 @@ async function equalSsimTable(files: readonly string[]): Promise<void> {
     Math.exp(values.reduce((a, b) => a + b, 0) / Math.max(1, values.length)),
   );
   console.log(`| **geometric mean** | ${means.map((m) => `**${m.toFixed(3)}**`).join(" | ")} |`);
+  console.log("\nn/a: both encoders stay above that SSIM even at quality 20 (or below it at 97).");
 }
 
 /** Child process: one conversion, printing JSON {ms, peakMb, bytes}. */
