@@ -68,8 +68,12 @@ function decodeTolerant(bytes: Uint8Array): DecodedPng {
 export function decodePngPixels(bytes: Uint8Array): RgbaImage {
   const png = decodeTolerant(bytes);
   const { width, height, channels, depth, palette, transparency } = png;
-  const samples = unpack(png);
   const pixels = width * height;
+  // 8-bit RGBA, the common case: fast-png's own buffer, without a copy.
+  if (channels === 4 && depth === 8 && !palette && png.data.length === pixels * 4) {
+    return { width, height, data: png.data as Uint8Array };
+  }
+  const samples = unpack(png);
   if (samples.length < pixels * channels) throw new Error("PNG image data is incomplete");
   const out = new Uint8Array(pixels * 4);
   if (palette) {
