@@ -1,26 +1,38 @@
 /**
- * The WASM codecs of the edge image engines, instantiated from precompiled modules handed in by the
- * runtime: engines/image/codecs.ts imports the .wasm files (workerd, wrangler's bundler, the Workers
- * vitest plugin); engines/image/codecs.node.ts compiles them from node_modules (Node tests, scripts).
- * The codecs' default loaders fetch their .wasm at run time, which fails in workerd.
+ * The codecs of the edge image engines. The WASM ones (MozJPEG, libwebp) are instantiated from
+ * precompiled modules handed in by the runtime: engines/image/codecs.ts imports the .wasm files
+ * (workerd, wrangler's bundler, the Workers vitest plugin); engines/image/codecs.node.ts compiles
+ * them from node_modules (Node tests, benchmarks). PNG is pure TypeScript: fast-png decodes
+ * (it throws on bad data and leaves nothing behind), png-encode.ts writes.
  *
- * Each codec is instantiated once and reused: WASM memory never shrinks, so one grown instance per
- * isolate costs less than a fresh one per job. Codec calls are synchronous, so two jobs never run
- * inside the same instance at the same time.
+ * Each WASM codec is instantiated once, only when a job first needs it, and reused: WASM memory
+ * never shrinks, so one grown instance per isolate costs less than a fresh one per job. Codec
+ * calls are synchronous, so two jobs never run inside the same instance at the same time.
  */
 
+import mozjpegDecoderFactory from "@jsquash/jpeg/codec/dec/mozjpeg_dec.js";
 import mozjpegEncoderFactory from "@jsquash/jpeg/codec/enc/mozjpeg_enc.js";
 import { defaultOptions as mozjpegDefaults } from "@jsquash/jpeg/meta.js";
 import { initEmscriptenModule } from "@jsquash/jpeg/utils.js";
-import initPng, { decode as decodePngWasm } from "@jsquash/png/codec/pkg/squoosh_png.js";
+import webpDecoderFactory from "@jsquash/webp/codec/dec/webp_dec.js";
+import webpEncoderFactory from "@jsquash/webp/codec/enc/webp_enc_simd.js";
+import { defaultOptions as webpDefaults } from "@jsquash/webp/meta.js";
+import { decodePngPixels } from "./png-decode.ts";
+import { encodePng, type PngChannels } from "./png-encode.ts";
 
 /** Precompiled codec modules (`WebAssembly.Module`), one per .wasm file. */
 export interface CodecModules {
-  /** @jsquash/png/codec/pkg/squoosh_png_bg.wasm */
-  readonly png: WebAssembly.Module;
   /** @jsquash/jpeg/codec/enc/mozjpeg_enc.wasm */
   readonly jpegEncoder: WebAssembly.Module;
+  /** @jsquash/jpeg/codec/dec/mozjpeg_dec.wasm */
+  readonly jpegDecoder: WebAssembly.Module;
+  /** @jsquash/webp/codec/dec/webp_dec.wasm */
+  readonly webpDecoder: WebAssembly.Module;
+  /** @jsquash/webp/codec/enc/webp_enc_simd.wasm */
+  readonly webpEncoder: WebAssembly.Module;
 }
+export type WasmCodec = keyof CodecModules;
+export const WASM_CODECS: readonly WasmCodec[] = ["jpegEncoder", "jpegDecoder", "webpDecoder", "webpEncoder"];
 
 /** 8-bit RGBA pixels, row-major, no padding: `data.length === width * height * 4`. */
 export interface RgbaImage {
@@ -32,36 +44,79 @@ export interface RgbaImage {
 export interface JpegEncodeOptions {
   /** 1–100. */
   readonly quality: number;
-  /** One luma channel instead of YCbCr (for images whose pixels are all neutral grey). */
+  /** One luma channel instead of YCbCr (for grey images). */
   readonly grayscale: boolean;
 }
 
-export interface ImageCodecs {
-  /** PNG → 8-bit RGBA (palette, grey, tRNS expanded; 16-bit reduced to 8). Throws on bad data. */
-  decodePng(bytes: Uint8Array): RgbaImage;
-  /** RGBA → progressive MozJPEG, 4:2:0, trellis quantisation, optimised Huffman tables. */
-  encodeJpeg(image: RgbaImage, options: JpegEncodeOptions): Uint8Array;
+export interface WebpEncodeOptions {
+  /** 1–100. */
+  readonly quality: number;
 }
 
-/** The slice of the MozJPEG Emscripten module the encoder uses. */
-interface MozJpegEncoderModule {
-  encode(
-    data: Uint8Array | Uint8ClampedArray,
-    width: number,
-    height: number,
-    options: typeof mozjpegDefaults,
-  ): Uint8Array;
+export interface PngEncodeOptions {
+  /** Write one grey channel (R of each pixel) instead of RGB. */
+  readonly grey: boolean;
+  /** Keep the alpha channel. */
+  readonly alpha: boolean;
 }
+
+export interface ImageCodecs {
+  /** PNG → 8-bit RGBA (palette, grey, low bit depths, tRNS expanded; 16-bit reduced to 8). Throws on bad data. */
+  decodePng(bytes: Uint8Array): RgbaImage;
+  /** JPEG (grey, YCbCr, RGB; not CMYK) → 8-bit RGBA as stored (EXIF orientation not applied). */
+  decodeJpeg(bytes: Uint8Array): RgbaImage;
+  /** A still WebP (lossy, lossless, with alpha) → 8-bit RGBA. */
+  decodeWebp(bytes: Uint8Array): RgbaImage;
+  /** RGBA → progressive MozJPEG, 4:2:0, trellis quantisation, optimised Huffman tables. */
+  encodeJpeg(image: RgbaImage, options: JpegEncodeOptions): Uint8Array;
+  /** RGBA → lossless PNG, adaptive row filters, best deflate level (png-encode.ts). */
+  encodePng(image: RgbaImage, options: PngEncodeOptions): Uint8Array;
+  /** RGBA → lossy WebP (libwebp method 4), alpha kept losslessly. */
+  encodeWebp(image: RgbaImage, options: WebpEncodeOptions): Uint8Array;
+}
+
+interface ImageDataLike {
+  readonly width: number;
+  readonly height: number;
+  readonly data: Uint8ClampedArray;
+}
+/** The slices of the Emscripten modules the codecs use. */
+interface WasmCodecModules {
+  jpegEncoder: {
+    encode(
+      data: RgbaImage["data"],
+      width: number,
+      height: number,
+      options: typeof mozjpegDefaults,
+    ): Uint8Array;
+  };
+  jpegDecoder: { decode(data: Uint8Array, preserveOrientation: boolean): ImageDataLike | null };
+  webpDecoder: { decode(data: Uint8Array): ImageDataLike | null };
+  webpEncoder: {
+    encode(
+      data: RgbaImage["data"],
+      width: number,
+      height: number,
+      options: typeof webpDefaults,
+    ): Uint8Array | null;
+  };
+}
+
+const FACTORIES: Record<WasmCodec, unknown> = {
+  jpegEncoder: mozjpegEncoderFactory,
+  jpegDecoder: mozjpegDecoderFactory,
+  webpDecoder: webpDecoderFactory,
+  webpEncoder: webpEncoderFactory,
+};
 
 /** libjpeg colour spaces accepted by the squoosh MozJPEG wrapper. */
 const JCS_GRAYSCALE = 1;
 const JCS_YCBCR = 3;
 
-let pngReady: Promise<void> | undefined;
-let encoderReady: Promise<MozJpegEncoderModule> | undefined;
+const instances: { [K in WasmCodec]?: Promise<WasmCodecModules[K]> } = {};
 
 /**
- * The squoosh PNG glue calls `new ImageData(...)`; workerd and Node have none. The glue installs a
+ * The squoosh glue calls `new ImageData(...)`; workerd and Node have none. The glue installs a
  * minimal one only where it detects Node or Cloudflare Workers, so make sure one exists.
  */
 function ensureImageDataGlobal(): void {
@@ -79,44 +134,78 @@ function ensureImageDataGlobal(): void {
   };
 }
 
-function loadPng(modules: CodecModules): Promise<void> {
-  pngReady ??= (async () => {
-    ensureImageDataGlobal();
-    await initPng(modules.png);
-  })();
-  return pngReady;
-}
-
-function loadEncoder(modules: CodecModules): Promise<MozJpegEncoderModule> {
-  encoderReady ??= initEmscriptenModule(
-    mozjpegEncoderFactory as Parameters<typeof initEmscriptenModule>[0],
-    modules.jpegEncoder,
-  ) as Promise<unknown> as Promise<MozJpegEncoderModule>;
-  return encoderReady;
+function instantiate<K extends WasmCodec>(name: K, modules: CodecModules): Promise<WasmCodecModules[K]> {
+  const cached = instances[name] as Promise<WasmCodecModules[K]> | undefined;
+  if (cached) return cached;
+  ensureImageDataGlobal();
+  const created = initEmscriptenModule(
+    FACTORIES[name] as Parameters<typeof initEmscriptenModule>[0],
+    modules[name],
+  ) as Promise<unknown> as Promise<WasmCodecModules[K]>;
+  // A failed instantiation is not cached, so the next job tries again.
+  created.catch(() => {
+    if (instances[name] === created) delete instances[name];
+  });
+  (instances as Record<WasmCodec, unknown>)[name] = created;
+  return created;
 }
 
 /**
- * Instantiates the codecs (once per isolate) and returns synchronous wrappers around them.
- * A failed instantiation is not cached, so the next job tries again.
+ * Runs one call inside a WASM codec. An abort inside it (e.g. out of memory) leaves the instance
+ * unusable and its memory leaked: it is dropped, and the next job instantiates a fresh one.
  */
-export async function loadImageCodecs(modules: CodecModules): Promise<ImageCodecs> {
-  let encoder: MozJpegEncoderModule;
+function guarded<T>(name: WasmCodec, call: () => T): T {
   try {
-    [, encoder] = await Promise.all([loadPng(modules), loadEncoder(modules)]);
+    return call();
   } catch (error) {
-    pngReady = undefined;
-    encoderReady = undefined;
+    delete instances[name];
     throw error;
   }
+}
+
+function notLoaded(name: WasmCodec): never {
+  throw new Error(`codec ${name} was not loaded for this job`);
+}
+
+/**
+ * Instantiates the WASM codecs named in `wanted` (all by default; once per isolate) and returns
+ * synchronous wrappers. Calling a codec that was not loaded throws.
+ */
+export async function loadImageCodecs(
+  modules: CodecModules,
+  wanted: readonly WasmCodec[] = WASM_CODECS,
+): Promise<ImageCodecs> {
+  const loaded: Partial<WasmCodecModules> = {};
+  await Promise.all(
+    wanted.map(async (name) => {
+      (loaded as Record<WasmCodec, unknown>)[name] = await instantiate(name, modules);
+    }),
+  );
+  const { jpegEncoder, jpegDecoder, webpDecoder, webpEncoder } = loaded;
+  const toImage = (name: WasmCodec, result: ImageDataLike | null): RgbaImage => {
+    if (!result) throw new Error(`${name} could not decode the image`);
+    return { width: result.width, height: result.height, data: result.data };
+  };
   return {
-    decodePng(bytes) {
-      const image = decodePngWasm(bytes) as RgbaImage | undefined;
-      if (!image) throw new Error("PNG decoder returned no image");
-      return image;
+    decodePng: decodePngPixels,
+    decodeJpeg(bytes) {
+      const codec = jpegDecoder ?? notLoaded("jpegDecoder");
+      return toImage(
+        "jpegDecoder",
+        guarded("jpegDecoder", () => codec.decode(bytes, false)),
+      );
+    },
+    decodeWebp(bytes) {
+      const codec = webpDecoder ?? notLoaded("webpDecoder");
+      return toImage(
+        "webpDecoder",
+        guarded("webpDecoder", () => codec.decode(bytes)),
+      );
     },
     encodeJpeg(image, options) {
-      try {
-        return encoder.encode(image.data, image.width, image.height, {
+      const codec = jpegEncoder ?? notLoaded("jpegEncoder");
+      const jpeg = guarded("jpegEncoder", () =>
+        codec.encode(image.data, image.width, image.height, {
           ...mozjpegDefaults,
           quality: options.quality,
           color_space: options.grayscale ? JCS_GRAYSCALE : JCS_YCBCR,
@@ -124,13 +213,50 @@ export async function loadImageCodecs(modules: CodecModules): Promise<ImageCodec
           // up to 21 % more bytes at equal SSIM in the measurements of engines.md.
           auto_subsample: false,
           chroma_subsample: 2,
-        });
-      } catch (error) {
-        // An abort or exit inside the encoder (e.g. out of memory) leaves the instance unusable and
-        // its memory leaked: drop it, and the next job instantiates a fresh one.
-        encoderReady = undefined;
-        throw error;
-      }
+        }),
+      );
+      return withoutJfif(jpeg);
+    },
+    encodePng(image, options) {
+      const channels = ((options.grey ? 1 : 3) + (options.alpha ? 1 : 0)) as PngChannels;
+      return encodePng(packChannels(image, options), image.width, image.height, channels);
+    },
+    encodeWebp(image, options) {
+      const codec = webpEncoder ?? notLoaded("webpEncoder");
+      const out = guarded("webpEncoder", () =>
+        codec.encode(image.data, image.width, image.height, { ...webpDefaults, quality: options.quality }),
+      );
+      if (!out) throw new Error("the WebP encoder failed");
+      return out;
     },
   };
+}
+
+/**
+ * The JPEG without its JFIF APP0 segment (18 bytes; libvips writes none): decoders read a
+ * three-component JPEG as YCbCr without it, and the file is then byte for byte what sharp's
+ * MozJPEG writes at the same settings (measured at quality 85 and 95).
+ */
+function withoutJfif(jpeg: Uint8Array): Uint8Array {
+  const isJfif =
+    jpeg[2] === 0xff && jpeg[3] === 0xe0 && String.fromCharCode(...jpeg.subarray(6, 11)) === "JFIF\0";
+  if (!isJfif) return jpeg;
+  const length = ((jpeg[4] ?? 0) << 8) | (jpeg[5] ?? 0);
+  const out = new Uint8Array(jpeg.length - 2 - length);
+  out.set(jpeg.subarray(0, 2));
+  out.set(jpeg.subarray(4 + length), 2);
+  return out;
+}
+
+/** RGBA → the PNG's samples: grey (R) or RGB, with or without alpha. */
+function packChannels(image: RgbaImage, options: PngEncodeOptions): Uint8Array {
+  const { data } = image;
+  if (!options.grey && options.alpha)
+    return data instanceof Uint8Array ? data : new Uint8Array(data.buffer, data.byteOffset, data.length);
+  const keep = options.grey ? [0] : [0, 1, 2];
+  if (options.alpha) keep.push(3);
+  const pixels = data.length / 4;
+  const out = new Uint8Array(pixels * keep.length);
+  for (let p = 0, o = 0; p < pixels; p++) for (const c of keep) out[o++] = data[p * 4 + c] ?? 0;
+  return out;
 }

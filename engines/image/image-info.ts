@@ -4,6 +4,7 @@
  */
 import { AppError, type FileKind, sniffFileKind } from "../../contract/index.ts";
 import { type Orientation, readExifOrientation } from "./exif-orientation.ts";
+import { isSrgbProfile, jpegIccProfile, pngIccProfile } from "./icc-profile.ts";
 import { pngHasAlpha, readPngLayout } from "./png-chunks.ts";
 
 export type ImageKind = Extract<FileKind, "png" | "jpeg" | "webp" | "gif">;
@@ -16,7 +17,21 @@ export interface ImageInfo {
   readonly orientation: Orientation;
   /** Whether the image may have transparent pixels (unknown: undefined). */
   readonly hasAlpha?: boolean;
+  /** Stored as grey samples (PNG colour types 0 and 4, one-component JPEG): outputs stay grey. */
+  readonly grey: boolean;
+  /** More than one frame (animated WebP, APNG): conversions keep the first. */
+  readonly animated: boolean;
+  /** EXIF, XMP, IPTC or text the outputs leave out (privacy). */
+  readonly metadata: boolean;
+  /**
+   * The pixels need a colour transform to become sRGB: CMYK/YCCK JPEGs and embedded profiles
+   * other than sRGB (icc-profile.ts).
+   */
+  readonly colourTransform: boolean;
 }
+
+/** An embedded profile needs a transform unless it describes sRGB; an unreadable one does too. */
+const needsTransform = (profile: Uint8Array | undefined) => profile !== undefined && !isSrgbProfile(profile);
 
 function damaged(kind: ImageKind, message: string): AppError {
   return new AppError("IMAGE_DAMAGED", `${kind.toUpperCase()}: ${message}`);
@@ -30,7 +45,19 @@ function readPng(bytes: Uint8Array): ImageInfo {
   const layout = readPngLayout(bytes);
   const { width, height } = layout.header;
   const orientation = layout.exif ? readExifOrientation(layout.exif) : 1;
-  return { kind: "png", width, height, orientation, hasAlpha: pngHasAlpha(layout) };
+  const { colorType } = layout.header;
+  return {
+    kind: "png",
+    width,
+    height,
+    orientation,
+    hasAlpha: pngHasAlpha(layout),
+    grey: colorType === 0 || colorType === 4,
+    animated: layout.animated,
+    metadata: layout.exif !== undefined || layout.text,
+    colourTransform:
+      layout.iccp !== undefined && needsTransform(pngIccProfile(layout.iccp) ?? new Uint8Array()),
+  };
 }
 
 /** SOF markers carrying the frame size: C0–CF except DHT (C4), JPG (C8) and DAC (CC). */
@@ -75,9 +102,16 @@ export function* jpegHeaderSegments(bytes: Uint8Array): Generator<JpegSegment> {
   }
 }
 
+const APP1 = 0xe1;
+const APP2 = 0xe2;
+const APP13 = 0xed;
+
 function readJpeg(bytes: Uint8Array): ImageInfo {
   let size: { width: number; height: number } | undefined;
+  let components = 0;
   let orientation: Orientation | undefined;
+  let metadata = false;
+  const profileParts: Uint8Array[] = [];
   for (const { marker, data } of jpegHeaderSegments(bytes)) {
     if (isStartOfFrame(marker)) {
       if (size) throw damaged("jpeg", "more than one frame header");
@@ -88,12 +122,29 @@ function readJpeg(bytes: Uint8Array): ImageInfo {
       // A zero height is deferred to a DNL marker, which common decoders do not support.
       if (width === 0 || height === 0) throw damaged("jpeg", `frame size ${width}×${height}`);
       size = { width, height };
-    } else if (marker === 0xe1 && orientation === undefined && data[0] === 0x45 && data[1] === 0x78) {
-      orientation = readExifOrientation(data);
+      components = data[5] ?? 0;
+    } else if (marker === APP1) {
+      // EXIF ("Exif\0\0…") or XMP ("http://ns.adobe.com/xap/1.0/\0…").
+      metadata = true;
+      if (orientation === undefined && data[0] === 0x45 && data[1] === 0x78)
+        orientation = readExifOrientation(data);
+    } else if (marker === APP13) {
+      metadata = true; // Photoshop IPTC
+    } else if (marker === APP2) {
+      profileParts.push(data);
     }
   }
   if (!size) throw damaged("jpeg", "scan before the frame header");
-  return { kind: "jpeg", ...size, orientation: orientation ?? 1, hasAlpha: false };
+  return {
+    kind: "jpeg",
+    ...size,
+    orientation: orientation ?? 1,
+    hasAlpha: false,
+    grey: components === 1,
+    animated: false,
+    metadata,
+    colourTransform: components === 4 || needsTransform(jpegIccProfile(profileParts)),
+  };
 }
 
 const fourCC = (bytes: Uint8Array, at: number): string =>
@@ -115,6 +166,15 @@ function* riffChunks(bytes: Uint8Array): Generator<{ type: string; data: Uint8Ar
   }
 }
 
+/** VP8X feature flags. */
+const WEBP_ANIMATION = 0x02;
+const WEBP_XMP = 0x04;
+const WEBP_EXIF = 0x08;
+const WEBP_ALPHA = 0x10;
+const WEBP_ICC = 0x20;
+/** A simple (VP8 or VP8L only) WebP: one frame, no metadata, no profile. */
+const PLAIN_WEBP = { grey: false, animated: false, metadata: false, colourTransform: false } as const;
+
 function readWebp(bytes: Uint8Array): ImageInfo {
   if (bytes.length < 20) throw damaged("webp", "cut short");
   const chunks = riffChunks(bytes);
@@ -130,7 +190,7 @@ function readWebp(bytes: Uint8Array): ImageInfo {
     const width = view.getUint16(6, true) & 0x3fff;
     const height = view.getUint16(8, true) & 0x3fff;
     if (width === 0 || height === 0) throw damaged("webp", "zero size");
-    return { kind: "webp", width, height, orientation: 1, hasAlpha: false };
+    return { kind: "webp", width, height, orientation: 1, hasAlpha: false, ...PLAIN_WEBP };
   }
   if (type === "VP8L") {
     // Signature 0x2F, then width-1 (14 bits), height-1 (14 bits), alpha hint, 3-bit version 0.
@@ -139,7 +199,14 @@ function readWebp(bytes: Uint8Array): ImageInfo {
     if (bits >>> 29 !== 0) throw damaged("webp", "lossless bitstream version unknown");
     const width = (bits & 0x3fff) + 1;
     const height = ((bits >>> 14) & 0x3fff) + 1;
-    return { kind: "webp", width, height, orientation: 1, hasAlpha: ((bits >>> 28) & 1) === 1 };
+    return {
+      kind: "webp",
+      width,
+      height,
+      orientation: 1,
+      hasAlpha: ((bits >>> 28) & 1) === 1,
+      ...PLAIN_WEBP,
+    };
   }
   if (type === "VP8X") {
     if (data.length < 10) throw damaged("webp", "extended header cut short");
@@ -147,15 +214,24 @@ function readWebp(bytes: Uint8Array): ImageInfo {
     const width = uint24(data, 4) + 1;
     const height = uint24(data, 7) + 1;
     let orientation: Orientation = 1;
-    if (flags & 0x08) {
+    let profile: Uint8Array | undefined;
+    if (flags & (WEBP_EXIF | WEBP_ICC)) {
       for (const chunk of chunks) {
-        if (chunk.type === "EXIF") {
-          orientation = readExifOrientation(chunk.data);
-          break;
-        }
+        if (chunk.type === "EXIF") orientation = readExifOrientation(chunk.data);
+        if (chunk.type === "ICCP") profile = chunk.data;
       }
     }
-    return { kind: "webp", width, height, orientation, hasAlpha: (flags & 0x10) !== 0 };
+    return {
+      kind: "webp",
+      width,
+      height,
+      orientation,
+      hasAlpha: (flags & WEBP_ALPHA) !== 0,
+      grey: false,
+      animated: (flags & WEBP_ANIMATION) !== 0,
+      metadata: (flags & (WEBP_EXIF | WEBP_XMP)) !== 0,
+      colourTransform: (flags & WEBP_ICC) !== 0 && needsTransform(profile ?? new Uint8Array()),
+    };
   }
   throw damaged("webp", `unknown first chunk ${JSON.stringify(type)}`);
 }
@@ -183,7 +259,18 @@ function readGif(bytes: Uint8Array): ImageInfo {
     at++;
   }
   if (bytes[at] !== 0x2c) throw damaged("gif", "no image descriptor");
-  return { kind: "gif", width, height, orientation: 1, hasAlpha: hasAlpha ?? false };
+  // Frames are counted by the decoder (sharp, in the container): GIFs are not decoded at the edge.
+  return {
+    kind: "gif",
+    width,
+    height,
+    orientation: 1,
+    hasAlpha: hasAlpha ?? false,
+    grey: false,
+    animated: false,
+    metadata: false,
+    colourTransform: false,
+  };
 }
 
 /**
@@ -204,4 +291,12 @@ export function readImageInfo(bytes: Uint8Array): ImageInfo {
     default:
       throw new AppError("UNSUPPORTED_FILE_TYPE", "not a PNG, JPEG, WebP or GIF image");
   }
+}
+
+/**
+ * Whether the edge codecs convert this image exactly as the container does: they decode PNG, JPEG
+ * and WebP, and have no colour engine (GIFs and images needing a colour transform go to sharp).
+ */
+export function convertibleAtEdge(info: ImageInfo): boolean {
+  return info.kind !== "gif" && !info.colourTransform;
 }

@@ -27,15 +27,14 @@ export interface PngLayout {
   readonly iccp: Uint8Array | undefined;
   /** eXIf payload, when present before IDAT (its place in the PNG spec). */
   readonly exif: Uint8Array | undefined;
+  /** Text chunks (tEXt, zTXt, iTXt: comments, XMP, camera data) anywhere in the file. */
+  readonly text: boolean;
+  /** An acTL chunk: an animated PNG, whose default image is its first frame. */
+  readonly animated: boolean;
   /** IDAT payloads in order (views into the input); the last one may be cut short. */
   readonly imageData: readonly Uint8Array[];
   /** An IEND chunk follows the image data: nothing was cut off. */
   readonly complete: boolean;
-  /**
-   * Every chunk before IDAT is one the decoder is known to read (see DECODER_SAFE), so the file
-   * can go to it as it is; otherwise it gets `rebuildPng(layout)`.
-   */
-  readonly decoderSafe: boolean;
 }
 
 interface RawChunk {
@@ -107,22 +106,6 @@ function parseHeader(chunk: RawChunk | undefined): PngHeader {
   return { width, height, bitDepth, colorType: colorType as PngColorType, interlaced: interlace === 1 };
 }
 
-/**
- * Ancillary chunks the decoder reads before IDAT without failing, given these checks (measured on
- * @jsquash/png 3.1.1: it rejects e.g. a 3-byte gAMA, an sRGB intent above 3, a tEXt without NUL).
- * Any other chunk there sends the decoder a rebuilt copy holding only the chunks checked here.
- */
-const DECODER_SAFE: Readonly<Record<string, (data: Uint8Array) => boolean>> = {
-  gAMA: (d) => d.length === 4,
-  cHRM: (d) => d.length === 32,
-  sRGB: (d) => d.length === 1 && (d[0] ?? 4) <= 3,
-  pHYs: (d) => d.length === 9,
-  tIME: () => true,
-  sBIT: () => true,
-  bKGD: () => true,
-  eXIf: () => true,
-};
-
 /** tRNS as the spec allows it: 2 bytes for grey, 6 for RGB, up to one per palette entry. */
 function validTransparency(header: PngHeader, data: Uint8Array, palette: Uint8Array | undefined) {
   if (header.colorType === 0) return data.length === 2;
@@ -148,10 +131,11 @@ export function readPngLayout(bytes: Uint8Array): PngLayout {
   let transparency: Uint8Array | undefined;
   let iccp: Uint8Array | undefined;
   let exif: Uint8Array | undefined;
+  let text = false;
+  let animated = false;
   const imageData: Uint8Array[] = [];
   let seenImageData = false;
   let imageDataEnded = false;
-  let decoderSafe = true;
   let complete = false;
   for (const chunk of chunks) {
     const { type, data } = chunk;
@@ -168,6 +152,8 @@ export function readPngLayout(bytes: Uint8Array): PngLayout {
       continue;
     }
     imageDataEnded = seenImageData;
+    text ||= type === "tEXt" || type === "zTXt" || type === "iTXt";
+    animated ||= type === "acTL";
     // Chunks after the image data (text, time…) are not read by the decoder; a cut one ends the walk.
     if (!chunk.whole) {
       if (!seenImageData) throw damaged(`PNG ends inside its ${type} chunk`);
@@ -186,20 +172,17 @@ export function readPngLayout(bytes: Uint8Array): PngLayout {
         header.colorType !== 4;
       if (usesPalette && !valid) throw damaged("PNG palette is malformed");
       if (valid) palette = data;
-      decoderSafe &&= valid;
     } else if (type === "tRNS") {
       const valid = transparency === undefined && validTransparency(header, data, palette);
       if (valid) transparency = data;
-      decoderSafe &&= valid;
     } else {
       if (type === "iCCP") iccp ??= data;
       if (type === "eXIf") exif ??= data;
-      decoderSafe &&= DECODER_SAFE[type]?.(data) ?? false;
     }
   }
   if (!seenImageData || imageData.length === 0) throw damaged("PNG has no image data");
   if (usesPalette && !palette) throw damaged("PNG palette image without a PLTE chunk");
-  return { header, palette, transparency, iccp, exif, imageData, complete, decoderSafe };
+  return { header, palette, transparency, iccp, exif, text, animated, imageData, complete };
 }
 
 /** Whether the PNG carries transparency: an alpha channel or a tRNS chunk. */

@@ -1,16 +1,11 @@
 /**
- * Checks a PNG's image data before it reaches the WASM decoder, and rebuilds files the decoder
- * would refuse although browsers show them.
- *
- * Why: the squoosh PNG decoder leaks its input copy and partial output inside its WASM memory on
- * every failed decode (measured: +17.6 MB per failure on a 3.4 MB screenshot), and WASM memory never
- * shrinks, so a few damaged uploads would exhaust a 128 MB isolate. Inflating the IDAT stream here
- * (natively, streaming, nothing kept) proves the decoder will get every row with a valid filter
- * type, so damaged files are rejected before any WASM memory is spent.
+ * Checks a PNG's image data without decoding it: images-to-pdf places PNG image data in the PDF as
+ * it is (engines/pdf/images-to-pdf-image.ts), so it must know that every row is there with a valid
+ * filter type. Inflating the IDAT stream here (natively, streaming, nothing kept) proves it.
  */
 import { AppError } from "../../contract/index.ts";
 import { inflate } from "./inflate.ts";
-import { PNG_CHANNELS, PNG_SIGNATURE, type PngHeader, type PngLayout } from "./png-chunks.ts";
+import { PNG_CHANNELS, type PngHeader, type PngLayout } from "./png-chunks.ts";
 
 /** Adam7 passes: first column, first row, column step, row step (PNG spec §8.2). */
 const ADAM7 = [
@@ -130,58 +125,4 @@ export async function checkPngImageData(layout: PngLayout): Promise<void> {
   if (run < runs.length) {
     throw new AppError("IMAGE_DAMAGED", `PNG image data ends after ${rowsSeen} of ${totalRows} rows`);
   }
-}
-
-let crcTable: Uint32Array | undefined;
-
-function crc32(bytes: Uint8Array): number {
-  crcTable ??= Uint32Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
-  });
-  const table = crcTable;
-  let crc = 0xffffffff;
-  for (let i = 0; i < bytes.length; i++) crc = (table[(crc ^ (bytes[i] ?? 0)) & 0xff] ?? 0) ^ (crc >>> 8);
-  return (crc ^ 0xffffffff) >>> 0;
-}
-
-/** Writes one chunk (length, type, data from `parts`, CRC) at `at`; returns the offset after it. */
-function writeChunk(out: Uint8Array, at: number, type: string, parts: readonly Uint8Array[]): number {
-  const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
-  const length = parts.reduce((sum, p) => sum + p.length, 0);
-  view.setUint32(at, length);
-  for (let i = 0; i < 4; i++) out[at + 4 + i] = type.charCodeAt(i);
-  let data = at + 8;
-  for (const part of parts) {
-    out.set(part, data);
-    data += part.length;
-  }
-  view.setUint32(data, crc32(out.subarray(at + 4, data)));
-  return data + 4;
-}
-
-/**
- * A minimal PNG holding the same pixels (IHDR, PLTE, tRNS, one IDAT, IEND) for the decoder, which
- * rejects files browsers show: an ending cut off after complete image data, or a malformed
- * ancillary chunk (a 3-byte gAMA, a tEXt without NUL, a broken iCCP…).
- */
-export function rebuildPng(layout: PngLayout): Uint8Array {
-  const { header } = layout;
-  const ihdr = new Uint8Array(13);
-  const view = new DataView(ihdr.buffer);
-  view.setUint32(0, header.width);
-  view.setUint32(4, header.height);
-  ihdr.set([header.bitDepth, header.colorType, 0, 0, header.interlaced ? 1 : 0], 8);
-  const chunks: [string, readonly Uint8Array[]][] = [["IHDR", [ihdr]]];
-  if (layout.palette && layout.header.colorType === 3) chunks.push(["PLTE", [layout.palette]]);
-  if (layout.transparency) chunks.push(["tRNS", [layout.transparency]]);
-  chunks.push(["IDAT", layout.imageData], ["IEND", []]);
-  let size: number = PNG_SIGNATURE.length;
-  for (const [, parts] of chunks) size += 12 + parts.reduce((sum, part) => sum + part.length, 0);
-  const out = new Uint8Array(size);
-  out.set(PNG_SIGNATURE);
-  let at: number = PNG_SIGNATURE.length;
-  for (const [type, parts] of chunks) at = writeChunk(out, at, type, parts);
-  return out;
 }

@@ -14,15 +14,21 @@ const png = await sharp({ create: { width: 8, height: 8, channels: 3, background
   .then((buffer) => new Uint8Array(buffer));
 
 function codecs(fail: { decode?: Error; encode?: Error }): () => Promise<ImageCodecs> {
+  const decode = () => {
+    if (fail.decode) throw fail.decode;
+    return { width: 8, height: 8, data: new Uint8Array(8 * 8 * 4).fill(200) };
+  };
+  const encode = () => {
+    if (fail.encode) throw fail.encode;
+    return new Uint8Array();
+  };
   return async () => ({
-    decodePng() {
-      if (fail.decode) throw fail.decode;
-      return { width: 8, height: 8, data: new Uint8Array(8 * 8 * 4).fill(200) };
-    },
-    encodeJpeg() {
-      if (fail.encode) throw fail.encode;
-      return new Uint8Array();
-    },
+    decodePng: decode,
+    decodeJpeg: decode,
+    decodeWebp: decode,
+    encodeJpeg: encode,
+    encodePng: encode,
+    encodeWebp: encode,
   });
 }
 

@@ -1,80 +1,63 @@
-/** ICC profiles from PNG iCCP chunks into JPEG APP2 segments (engines/image/icc-profile.ts). */
+/**
+ * Embedded ICC profiles (engines/image/icc-profile.ts): which images need a colour transform to
+ * become sRGB, on profiles libvips embeds (its sRGB, Display P3 and CMYK profiles).
+ */
 import { deflateSync } from "node:zlib";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { embedIccProfile, readPngIccProfile } from "../../engines/image/icc-profile.ts";
+import { isSrgbProfile, pngIccProfile } from "../../engines/image/icc-profile.ts";
+import { readImageInfo } from "../../engines/image/image-info.ts";
 
 const ascii = (text: string) => new TextEncoder().encode(text);
+const base = () => sharp({ create: { width: 16, height: 8, channels: 3, background: "#3366cc" } });
 
-/** A profile with a well-formed header: size, colour space, "acsp"; the rest is filler. */
-function profile(size: number, space: string): Uint8Array {
-  const bytes = new Uint8Array(size).map((_, i) => (i * 29) % 256);
-  new DataView(bytes.buffer).setUint32(0, size);
-  bytes.set(ascii(space), 16);
-  bytes.set(ascii("acsp"), 36);
-  return bytes;
+async function withProfile(format: "jpeg" | "png" | "webp", profile: string): Promise<Uint8Array> {
+  return new Uint8Array(await base().withIccProfile(profile).toFormat(format).toBuffer());
 }
 
-const iccp = (name: string, data: Uint8Array) => new Uint8Array([...ascii(name), 0, 0, ...data]);
+async function profileOf(profile: string): Promise<Uint8Array> {
+  const { icc } = await sharp(await withProfile("jpeg", profile)).metadata();
+  if (!icc) throw new Error("libvips embedded no profile");
+  return new Uint8Array(icc);
+}
 
-describe("readPngIccProfile", () => {
-  it("inflates RGB and grey profiles", async () => {
-    const rgb = profile(600, "RGB ");
-    expect(await readPngIccProfile(iccp("Display P3", deflateSync(rgb)))).toEqual({
-      bytes: rgb,
-      colorSpace: "RGB",
-    });
-    const grey = profile(300, "GRAY");
-    expect((await readPngIccProfile(iccp("Gray", deflateSync(grey))))?.colorSpace).toBe("GRAY");
-  });
-
-  it("ignores profiles it cannot use instead of failing the conversion", async () => {
-    const cases = [
-      iccp("CMYK", deflateSync(profile(600, "CMYK"))),
-      iccp("bad size", deflateSync(profile(600, "RGB ").subarray(0, 500))),
-      iccp("broken", new Uint8Array([0x78, 0x9c, 1, 2, 3])),
-      iccp("huge", deflateSync(profile(2 * 1024 * 1024, "RGB "))),
-      new Uint8Array([0, 0, 1, 2]),
-    ];
-    for (const chunk of cases) expect(await readPngIccProfile(chunk)).toBeUndefined();
+describe("isSrgbProfile", () => {
+  it("knows sRGB by its colorants, and nothing else as sRGB", async () => {
+    expect(isSrgbProfile(await profileOf("srgb"))).toBe(true);
+    expect(isSrgbProfile(await profileOf("p3"))).toBe(false);
+    expect(isSrgbProfile(await profileOf("cmyk"))).toBe(false);
+    expect(isSrgbProfile(new Uint8Array(200))).toBe(false);
   });
 });
 
-describe("embedIccProfile", () => {
-  const jfif = [0xff, 0xe0, 0, 16, ...ascii("JFIF"), 0, 1, 1, 0, 0, 1, 0, 1, 0, 0];
+describe("colour transforms read from the headers", () => {
+  it.each(["jpeg", "png", "webp"] as const)(
+    "flags a %s with a Display P3 profile, not one with sRGB",
+    async (format) => {
+      expect(readImageInfo(await withProfile(format, "p3")).colourTransform).toBe(true);
+      expect(readImageInfo(await withProfile(format, "srgb")).colourTransform).toBe(false);
+      expect(readImageInfo(new Uint8Array(await base().toFormat(format).toBuffer())).colourTransform).toBe(
+        false,
+      );
+    },
+  );
 
-  it("splits a profile over numbered APP2 segments that libvips reads back whole", async () => {
-    const jpeg = new Uint8Array(
-      await sharp({ create: { width: 8, height: 8, channels: 3, background: "#808080" } })
-        .jpeg()
-        .toBuffer(),
-    );
-    const big = profile(150_000, "RGB ");
-    const out = embedIccProfile(jpeg, big);
-    expect(out.length).toBe(jpeg.length + big.length + 3 * 18);
-    const starts = [...out.keys()].filter((i) => out[i] === 0xff && out[i + 1] === 0xe2);
-    expect(starts[0]).toBe(2);
-    expect(starts.map((i) => [out[i + 16], out[i + 17]])).toEqual([
-      [1, 3],
-      [2, 3],
-      [3, 3],
-    ]);
-    const meta = await sharp(out).metadata();
-    expect(Buffer.compare(meta.icc ?? Buffer.alloc(0), Buffer.from(big))).toBe(0);
-    const [before, after] = await Promise.all([sharp(jpeg).raw().toBuffer(), sharp(out).raw().toBuffer()]);
-    expect(after.equals(before)).toBe(true);
+  it("flags a CMYK JPEG, with or without a profile", async () => {
+    const cmyk = await base().toColourspace("cmyk").jpeg().toBuffer();
+    expect(readImageInfo(new Uint8Array(cmyk)).colourTransform).toBe(true);
+    const tagged = await base().withIccProfile("cmyk").jpeg().toBuffer();
+    expect(readImageInfo(new Uint8Array(tagged)).colourTransform).toBe(true);
   });
+});
 
-  it("keeps a JFIF APP0 segment first", async () => {
-    const plain = new Uint8Array(
-      await sharp({ create: { width: 8, height: 8, channels: 3, background: "#336699" } })
-        .jpeg()
-        .toBuffer(),
-    );
-    const jpeg = new Uint8Array([0xff, 0xd8, ...jfif, ...plain.subarray(2)]);
-    const out = embedIccProfile(jpeg, profile(400, "RGB "));
-    expect(Array.from(out.subarray(0, 2 + jfif.length))).toEqual([0xff, 0xd8, ...jfif]);
-    expect([out[2 + jfif.length], out[3 + jfif.length]]).toEqual([0xff, 0xe2]);
-    expect((await sharp(out).metadata()).icc?.length).toBe(400);
+describe("pngIccProfile", () => {
+  const iccp = (name: string, data: Uint8Array) => new Uint8Array([...ascii(name), 0, 0, ...data]);
+
+  it("inflates a profile, and gives nothing for broken or oversized ones", async () => {
+    const srgb = await profileOf("srgb");
+    expect(pngIccProfile(iccp("sRGB", deflateSync(srgb)))).toEqual(srgb);
+    expect(pngIccProfile(iccp("broken", new Uint8Array([0x78, 0x9c, 1, 2, 3])))).toBeUndefined();
+    expect(pngIccProfile(iccp("huge", deflateSync(new Uint8Array(2 * 1024 * 1024))))).toBeUndefined();
+    expect(pngIccProfile(new Uint8Array([0, 0, 1, 2]))).toBeUndefined();
   });
 });

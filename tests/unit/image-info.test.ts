@@ -9,7 +9,8 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { AppError, TOOLS } from "../../contract/index.ts";
 import { fitsEdgeBudget } from "../../engines/edge-budget.ts";
-import { readImageInfo } from "../../engines/image/image-info.ts";
+import { isSrgbProfile } from "../../engines/image/icc-profile.ts";
+import { convertibleAtEdge, readImageInfo } from "../../engines/image/image-info.ts";
 import type { EngineInput } from "../../engines/types.ts";
 
 const CORPUS = resolve(import.meta.dirname, "../../../shared/corpus/img");
@@ -91,7 +92,7 @@ function expectCode(read: () => unknown, code: string): void {
 describe("readImageInfo on headers built in code", () => {
   it("reads PNG size, alpha from the colour type or tRNS, and orientation from eXIf before IDAT", () => {
     const idat = chunk("IDAT", [0x78, 0x9c]);
-    expect(readImageInfo(png(ihdr(640, 480, 8, 2), idat))).toEqual({
+    expect(readImageInfo(png(ihdr(640, 480, 8, 2), idat))).toMatchObject({
       kind: "png",
       width: 640,
       height: 480,
@@ -120,7 +121,7 @@ describe("readImageInfo on headers built in code", () => {
   });
 
   it("reads JPEG size from baseline and progressive frames and orientation from EXIF in either byte order", () => {
-    expect(readImageInfo(jpeg({ width: 800, height: 600 }))).toEqual({
+    expect(readImageInfo(jpeg({ width: 800, height: 600 }))).toMatchObject({
       kind: "jpeg",
       width: 800,
       height: 600,
@@ -152,7 +153,7 @@ describe("readImageInfo on headers built in code", () => {
 
   it("reads WebP lossy, lossless and extended headers", () => {
     const vp8 = riffChunk("VP8 ", [0x50, 0x01, 0x00, 0x9d, 0x01, 0x2a, ...u16le(1024), ...u16le(772), 0, 0]);
-    expect(readImageInfo(riff(vp8))).toEqual({
+    expect(readImageInfo(riff(vp8))).toMatchObject({
       kind: "webp",
       width: 1024,
       height: 772,
@@ -160,7 +161,7 @@ describe("readImageInfo on headers built in code", () => {
       hasAlpha: false,
     });
     const vp8l = riffChunk("VP8L", [0x2f, ...u32le(299 | (199 << 14) | (1 << 28))]);
-    expect(readImageInfo(riff(vp8l))).toEqual({
+    expect(readImageInfo(riff(vp8l))).toMatchObject({
       kind: "webp",
       width: 300,
       height: 200,
@@ -169,7 +170,7 @@ describe("readImageInfo on headers built in code", () => {
     });
     const vp8x = riffChunk("VP8X", [0x18, 0, 0, 0, 4999 & 255, 4999 >> 8, 0, 2999 & 255, 2999 >> 8, 0]);
     const exif = riffChunk("EXIF", tiffOrientation(5, false));
-    expect(readImageInfo(riff(vp8x, vp8, exif))).toEqual({
+    expect(readImageInfo(riff(vp8x, vp8, exif))).toMatchObject({
       kind: "webp",
       width: 5000,
       height: 3000,
@@ -194,7 +195,7 @@ describe("readImageInfo on headers built in code", () => {
   it("reads GIF logical screen size and transparency from the first graphic control extension", () => {
     const gif = (gce: number[]) =>
       bytes("GIF89a", u16le(320), u16le(240), [0x80, 0, 0], new Array(6).fill(0), gce, [0x2c]);
-    expect(readImageInfo(gif([0x21, 0xf9, 4, 1, 0, 0, 0, 0]))).toEqual({
+    expect(readImageInfo(gif([0x21, 0xf9, 4, 1, 0, 0, 0, 0]))).toMatchObject({
       kind: "gif",
       width: 320,
       height: 240,
@@ -264,7 +265,15 @@ describe.skipIf(corpusFiles.length === 0)("readImageInfo on the corpus", () => {
         meta.orientation ?? 1,
       ]);
       expect(info.hasAlpha).toBe(meta.hasAlpha);
-      const fits = info.width * info.height <= EDGE_BUDGET.maxPixels && data.length <= EDGE_BUDGET.maxBytes;
+      // Grey as libvips reads it; a colour transform for CMYK and profiles other than sRGB.
+      expect(info.grey).toBe(meta.channels - (meta.hasAlpha ? 1 : 0) === 1);
+      expect(info.colourTransform).toBe(
+        meta.space === "cmyk" || (meta.icc !== undefined && !isSrgbProfile(new Uint8Array(meta.icc))),
+      );
+      const fits =
+        info.width * info.height <= EDGE_BUDGET.maxPixels &&
+        data.length <= EDGE_BUDGET.maxBytes &&
+        convertibleAtEdge(info);
       expect(fitsEdgeBudget("png-to-jpg", [{ name: file, kind: info.kind, bytes: data }])).toBe(fits);
     },
   );

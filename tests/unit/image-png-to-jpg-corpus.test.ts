@@ -11,11 +11,16 @@ import { afterAll, describe, expect, it } from "vitest";
 import { jpegQuality, type QualityPreset } from "../../contract/index.ts";
 import { loadNodeCodecs } from "../../engines/image/codecs.node.ts";
 import { convertPngToJpg } from "../../engines/image/convert-png-to-jpg.ts";
-import { readImageInfo } from "../../engines/image/image-info.ts";
+import { convertibleAtEdge, readImageInfo } from "../../engines/image/image-info.ts";
 import { type SsimImage, ssim } from "../support/ssim.ts";
 
 const CORPUS = resolve(import.meta.dirname, "../../../shared/corpus/img");
-const files = existsSync(CORPUS) ? readdirSync(CORPUS).filter((f) => /^png.*\.png$/.test(f)) : [];
+/** The corpus PNGs the edge converts (one with a Display P3 profile goes to the container). */
+const files = existsSync(CORPUS)
+  ? readdirSync(CORPUS).filter(
+      (f) => /^png.*\.png$/.test(f) && convertibleAtEdge(readImageInfo(readFileSync(join(CORPUS, f)))),
+    )
+  : [];
 const PRESETS: readonly QualityPreset[] = ["low", "medium", "high"];
 /**
  * Our JPEG may exceed sharp's by this factor, plus a fixed 200 bytes: below q≈70 the squoosh
@@ -65,7 +70,7 @@ describe.skipIf(files.length === 0)("png-to-jpg on the corpus (Node)", () => {
           .flatten({ background: "#ffffff" })
           .jpeg({ quality, mozjpeg: true })
           .toBuffer();
-        expect(ours.facts).toEqual({ width: reference.width, height: reference.height });
+        expect(ours.facts).toMatchObject({ width: reference.width, height: reference.height });
         expect(readImageInfo(ours.bytes)).toMatchObject({
           kind: "jpeg",
           width: reference.width,

@@ -1,6 +1,6 @@
-/** PNG to JPG in the container, for images over the edge budget: libvips through sharp. */
-import { sharpPngToJpg } from "../../engines/image/sharp-png-to-jpg.ts";
+/** In the container, for images over the edge budget or needing colour management: sharp. */
+import { sharpImageConverter } from "../../engines/image/sharp-image-converter.ts";
 import { engineFor } from "../../engines/types.ts";
 import tool from "./tool.ts";
 
-export default engineFor(tool, sharpPngToJpg);
+export default engineFor(tool, sharpImageConverter(tool));

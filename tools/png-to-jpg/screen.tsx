@@ -2,6 +2,6 @@ import ImageConverterPage from "../../client/src/features/image-converter/image-
 import tool from "./tool.ts";
 
 /** The shared image converter screen, for PNG → JPG. */
-export default function PngToJpgScreen() {
+export default function Screen() {
   return <ImageConverterPage toolId={tool.id} />;
 }

@@ -4,6 +4,7 @@ import type { QualityPreset, ToolId } from "../../lib/contract";
 import { converterSettings } from "./converter-tool";
 import { ImageBatchPage } from "./image-batch-page";
 import { QualityPicker } from "./quality-picker";
+import type { DoneItem } from "./use-batch-tasks";
 
 /**
  * One image converter screen (png-to-jpg, jpg-to-png, webp-to-jpg), driven by the tool declaration:
@@ -14,6 +15,15 @@ export default function ImageConverterPage({ toolId }: { toolId: ToolId }) {
   const settings = converterSettings(toolId);
   const [quality, setQuality] = useState<QualityPreset>(settings.defaultQuality);
   const format = settings.targetFormat;
+  // The engines never copy metadata and keep an animation's first frame; they say when it mattered.
+  const noteFor = ({ state }: DoneItem) => {
+    const { metadata_removed: metadataRemoved, first_frame_only: firstFrameOnly } = state.result.facts;
+    const notes = [
+      ...(metadataRemoved === true ? [t("imageConverter.metadataRemoved")] : []),
+      ...(firstFrameOnly === true ? [t("imageConverter.firstFrameOnly")] : []),
+    ];
+    return notes.length > 0 ? notes.join(" · ") : null;
+  };
   return (
     <ImageBatchPage
       toolId={toolId}
@@ -33,6 +43,7 @@ export default function ImageConverterPage({ toolId }: { toolId: ToolId }) {
         />
       )}
       fieldsFor={() => ({ quality })}
+      noteFor={noteFor}
     />
   );
 }
