@@ -466,13 +466,7 @@ function segmentRule(a: Point, b: Point, width: number, color: string): Rule | n
 
 function deviceColor(colorspace: mupdf.ColorSpace, color: readonly number[]): string {
   try {
-    const n = colorspace.getNumberOfComponents();
-    if (n === 1) return hexColor([color[0] ?? 0, color[0] ?? 0, color[0] ?? 0]);
-    if (n === 4) {
-      const [c = 0, m = 0, y = 0, k = 0] = color;
-      return hexColor([(1 - c) * (1 - k), (1 - m) * (1 - k), (1 - y) * (1 - k)]);
-    }
-    return hexColor(color);
+    return hexColor(color.slice(0, colorspace.getNumberOfComponents()));
   } catch {
     return "000000";
   }
