@@ -26,9 +26,11 @@ export interface PdfToWordOptions {
   readonly ocr?: boolean;
 }
 
-export const pdfToWord: EngineHandler<PdfToWordOptions> = async (inputs, _options, progress) => {
+export const pdfToWord: EngineHandler<PdfToWordOptions> = async (inputs, options, progress) => {
   const input = inputs[0];
   if (input === undefined) throw new AppError("NO_FILE", "No PDF to convert.");
+  if (options.ocr === true)
+    throw new AppError("INVALID_OPTIONS", "OCR is not available yet.", { option: "ocr" });
   const doc = openPdf(input.bytes, 0);
   try {
     const pageCount = doc.countPages();
