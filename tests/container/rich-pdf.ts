@@ -40,12 +40,23 @@ export interface DrawnPage {
   readonly image?: { readonly width: number; readonly height: number };
 }
 
-export async function drawnPdf(pages: readonly DrawnPage[]): Promise<Uint8Array> {
+/**
+ * /F6: Helvetica whose bytes map to the given text through a ToUnicode CMap (what a producer of
+ * Indic PDFs writes for its shaped glyphs); its glyphs are Helvetica's, only the text matters.
+ */
+export type GlyphText = Readonly<Record<string, string>>;
+
+export async function drawnPdf(pages: readonly DrawnPage[], glyphs?: GlyphText): Promise<Uint8Array> {
   const doc = new mupdf.PDFDocument();
   const fonts: Record<string, mupdf.PDFObject> = {};
   FONTS.forEach((name, i) => {
     fonts[`F${i + 1}`] = doc.addSimpleFont(new mupdf.Font(name));
   });
+  if (glyphs !== undefined) {
+    const font = doc.addSimpleFont(new mupdf.Font("Helvetica"));
+    font.put("ToUnicode", doc.addStream(toUnicodeCMap(glyphs), {}));
+    fonts.F6 = font;
+  }
   for (const page of pages) {
     const resources: Record<string, unknown> = { Font: fonts };
     if (page.image) {
@@ -58,6 +69,29 @@ export async function drawnPdf(pages: readonly DrawnPage[]): Promise<Uint8Array>
     );
   }
   return save(doc);
+}
+
+function toUnicodeCMap(glyphs: GlyphText): string {
+  const hex = (text: string) =>
+    Array.from(text)
+      .flatMap((char) => {
+        const code = char.codePointAt(0) ?? 0;
+        return code > 0xffff ? [char.charCodeAt(0), char.charCodeAt(1)] : [code];
+      })
+      .map((unit) => unit.toString(16).padStart(4, "0"))
+      .join("");
+  const entries = Object.entries(glyphs).map(
+    ([byte, text]) => `<${byte.charCodeAt(0).toString(16).padStart(2, "0")}> <${hex(text)}>`,
+  );
+  return [
+    "/CIDInit /ProcSet findresource begin 12 dict begin begincmap",
+    "/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def",
+    "/CMapName /Adobe-Identity-UCS def /CMapType 2 def",
+    "1 begincodespacerange <00> <FF> endcodespacerange",
+    `${entries.length} beginbfchar`,
+    ...entries,
+    "endbfchar endcmap CMapName currentdict /CMap defineresource pop end end",
+  ].join("\n");
 }
 
 /** `text` shown at (x, y) in font /F<font> at `size` points. */

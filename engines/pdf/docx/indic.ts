@@ -45,5 +45,6 @@ export function toLogicalOrder(text: string): string {
     out.push(...chars.slice(i + 1, end), char);
     i = end - 1;
   }
-  return out.join("");
+  // Two-part vowel signs (Tamil ொ = ெ + ா) compose again once in logical order.
+  return out.join("").normalize("NFC");
 }
