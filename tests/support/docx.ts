@@ -43,7 +43,7 @@ export function docxParts(bytes: Uint8Array): DocxParts {
   };
 }
 
-function unescape(text: string): string {
+function decodeEntities(text: string): string {
   return text
     .replace(/&lt;/g, "<")
     .replace(/&gt;/g, ">")
@@ -63,7 +63,7 @@ function on(properties: string, tag: string): boolean {
 function runOf(xml: string): DocxRun {
   const properties = /<w:rPr>([\s\S]*?)<\/w:rPr>/.exec(xml)?.[1] ?? "";
   const text = [...xml.matchAll(/<w:t(?:\s[^>]*)?>([\s\S]*?)<\/w:t>|<w:tab\/>/g)]
-    .map((match) => (match[0] === "<w:tab/>" ? "\t" : unescape(match[1] ?? "")))
+    .map((match) => (match[0] === "<w:tab/>" ? "\t" : decodeEntities(match[1] ?? "")))
     .join("");
   const size = /<w:sz w:val="(\d+)"/.exec(properties)?.[1];
   return {
