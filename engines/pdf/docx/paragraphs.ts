@@ -20,7 +20,7 @@ const NUMBERED = /^\(?(\d{1,3}|[a-z]|[A-Z]|[ivxlc]{2,6}|[IVXLC]{2,6})([.)])\s+/u
 interface Draft {
   lines: Line[];
   runs: Run[];
-  list: { kind: ListKind; number: number } | null;
+  list: { kind: ListKind; number: number; marker: string } | null;
   /** x where the text (after a list marker) starts. */
   textLeft: number;
   steps: number[];
@@ -85,7 +85,7 @@ function start(line: Line, mark: ReturnType<typeof listMark>): Draft {
   return {
     lines: [line],
     runs: runsOf(spans),
-    list: { kind: mark.kind, number: mark.number },
+    list: { kind: mark.kind, number: mark.number, marker: line.text.slice(0, mark.length).trim() },
     textLeft,
     steps: [],
   };
@@ -109,7 +109,12 @@ function continues(draft: Draft, line: Line, column: Column): boolean {
   if (draft.list !== null && line.box[0] < left - size * 0.8) return false;
   // The line above stopped although the next word would have fitted: the author broke it.
   const word = firstWordWidth(line);
-  if (previous.box[2] + size * 0.3 + word < column.right - size * 0.5) return false;
+  const centred = [previous, line].every(
+    (l) =>
+      Math.abs((l.box[0] + l.box[2]) / 2 - (column.left + column.right) / 2) < size &&
+      l.box[0] > column.left + size * 2,
+  );
+  if (!centred && previous.box[2] + size * 0.3 + word < column.right - size * 0.5) return false;
   return true;
 }
 
