@@ -203,7 +203,7 @@ function opensWithLibreOffice(path: string): boolean {
       outdir,
       path,
     ],
-    { timeout: 180_000 },
+    { timeout: 90_000 },
   );
   const out = join(
     outdir,
@@ -231,7 +231,7 @@ function libreOfficeDocx(input: Input): { bytes: Uint8Array; seconds: number } |
       outdir,
       input.path,
     ],
-    { timeout: 300_000 },
+    { timeout: 120_000 },
   );
   const out = join(outdir, input.name.replace(/\.pdf$/, ".docx"));
   if (run.status !== 0 || !existsSync(out)) return null;

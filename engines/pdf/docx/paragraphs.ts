@@ -108,13 +108,16 @@ function continues(draft: Draft, line: Line, column: Column): boolean {
   if (line.box[0] > left + size * 0.8) return false;
   if (draft.list !== null && line.box[0] < left - size * 0.8) return false;
   // The line above stopped although the next word would have fitted: the author broke it.
+  // A line of a table of contents ("Title . . . . 12") is an entry of its own.
+  if (/(\.\s?){4,}\s*\S{1,8}$/.test(previous.text)) return false;
   const word = firstWordWidth(line);
+  const display = boldShare(previous.spans) >= 0.9 && boldShare(line.spans) >= 0.9;
   const centred = [previous, line].every(
     (l) =>
       Math.abs((l.box[0] + l.box[2]) / 2 - (column.left + column.right) / 2) < size &&
       l.box[0] > column.left + size * 2,
   );
-  if (!centred && previous.box[2] + size * 0.3 + word < column.right - size * 0.5) return false;
+  if (!centred && !display && previous.box[2] + size * 0.3 + word < column.right - size * 0.5) return false;
   return true;
 }
 
