@@ -5,9 +5,9 @@
  * - text fidelity: word F1 and word-trigram F1 (order) of the DOCX text (body, header, footer)
  *   against the PDF's text, words as Unicode letter/digit runs, NFKC, lower case, hyphenated line
  *   ends joined in both; goals ≥ 0.98 and ≥ 0.95 on text PDFs;
- * - structure: "merged" is the share of pdftotext's consecutive prose lines (≥ 4 words each, same
- *   block) whose junction (last two words + first two words) lies inside one DOCX paragraph,
- *   goal ≥ 0.8 on prose; headings counted by Word Heading style, and the share of the PDF's
+ * - structure: "merged" is the share of pdftotext's full prose lines whose junction with the next
+ *   line of the same block (last two words + first two words) lies inside one DOCX paragraph
+ *   (mergedShare), goal ≥ 0.8 on prose; headings counted by Word Heading style, and the share of the PDF's
  *   bookmarks (on the converted pages) found as a heading;
  * - validity: every DOCX opens with mammoth and, when LibreOffice can be installed, with it.
  * Without a corpus, PDFs built in code are measured. Run: `npm run bench:pdf-to-word` (installs
@@ -80,17 +80,34 @@ function f1(candidate: readonly string[], reference: readonly string[]): number 
 const grams = (words: readonly string[], n: number) =>
   words.slice(0, Math.max(0, words.length - n + 1)).map((_, i) => words.slice(i, i + n).join(" "));
 
-/** Share of pdftotext's prose line junctions that fall inside one DOCX paragraph (null: no prose). */
+/**
+ * Share of pdftotext's prose line junctions that fall inside one DOCX paragraph (null: too few).
+ * A junction is a full line (≥ 6 words, at least 85 % as long as the longest line of its block,
+ * no dot leaders, not ending in a hyphen) and the line after it in the same block: text that runs
+ * on, which a reflowed document must keep in one paragraph.
+ */
 function mergedShare(reference: string, paragraphs: readonly string[]): number | null {
   const inside = new Set(paragraphs.flatMap((paragraph) => grams(tokens(paragraph), 4)));
   let total = 0;
   let merged = 0;
   for (const block of reference.split(/\n\s*\n/)) {
     const lines = block.split("\n");
+    const longest = Math.max(...lines.map((line) => line.trim().length));
     for (let i = 0; i + 1 < lines.length; i++) {
-      const a = tokens(lines[i] ?? "");
+      const line = lines[i] ?? "";
+      const a = tokens(line);
       const b = tokens(lines[i + 1] ?? "");
-      if (a.length < 4 || b.length < 4 || /[-\u2010\u00AD]\s*$/.test(lines[i] ?? "")) continue;
+      const full = line.trim().length >= longest * 0.85;
+      if (
+        !full ||
+        a.length < 6 ||
+        b.length < 2 ||
+        /(\.\s?){4,}/.test(line) ||
+        /[-\u2010\u00AD]\s*$/.test(line)
+      )
+        continue;
+      // A sentence end before a capital may be a paragraph end that pdftotext kept in its block.
+      if (/[.!?:]["”’)]?\s*$/.test(line) && /^\s*[\p{Lu}\d•>$]/u.test(lines[i + 1] ?? "")) continue;
       total++;
       if (inside.has([...a.slice(-2), ...b.slice(0, 2)].join(" "))) merged++;
     }

@@ -105,7 +105,10 @@ function continues(draft: Draft, line: Line, column: Column): boolean {
     return false;
   // Left edge: list items continue under their text; other text may not step in.
   const left = draft.list !== null ? draft.textLeft : Math.min(...draft.lines.slice(-1).map((l) => l.box[0]));
-  if (line.box[0] > left + size * 0.8) return false;
+  // An indented line starts a new paragraph (first-line indent), except under a first line that
+  // ran to the column's edge: that is a hanging indent (footnotes, references).
+  const hanging = draft.list === null && draft.lines.length === 1 && previous.box[2] >= column.right - size;
+  if (line.box[0] > left + size * 0.8 && !hanging) return false;
   if (draft.list !== null && line.box[0] < left - size * 0.8) return false;
   // The line above stopped although the next word would have fitted: the author broke it.
   // A line of a table of contents ("Title . . . . 12") is an entry of its own.
