@@ -27,7 +27,7 @@ import { docxParts, paragraphsOf } from "../tests/support/docx.ts";
 
 mupdf.setLog({ warning: () => {}, error: () => {} });
 
-const MAX_PAGES = 25;
+const MAX_PAGES = 15;
 const corpus = fileURLToPath(new URL("../../shared/corpus/pdf/", import.meta.url));
 const work = mkdtempSync(join(tmpdir(), "pdf-to-word-bench-"));
 
