@@ -90,6 +90,7 @@ const JOB_ERRORS: readonly ErrorCode[] = [
   "PDF_NO_PAGES",
   "TOO_MANY_PAGES",
   "PDF_NO_IMAGES",
+  "PDF_NO_TEXT",
   "IMAGE_DAMAGED",
   "IMAGE_TOO_LARGE",
   "CONVERTER_UNAVAILABLE",

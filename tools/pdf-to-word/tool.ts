@@ -1,20 +1,24 @@
 import { z } from "zod";
 import {
+  AVAILABLE,
   CONTAINER,
   declareTool,
-  NOT_BUILT,
   options,
   pdfConvertEndpoint,
   pdfInput,
 } from "../../contract/tool-kit.ts";
 
-/** PDF to Word: an editable DOCX. `?output_format=docx` in the query asks for the file itself. */
+/**
+ * PDF to Word: an editable DOCX (paragraphs, headings, lists, tables, pictures, running headers and
+ * footers) from the PDF's text layer. `ocr` is the premium option the screen shows disabled until
+ * OCR exists. `?output_format=docx` in the query asks for the file itself.
+ */
 export default declareTool({
   id: "pdf-to-word",
   category: "pdf",
   order: 4,
   icon: "document",
-  ...NOT_BUILT,
+  ...AVAILABLE,
   input: pdfInput(1),
   options: z.object({ ocr: options.flag() }),
   output: { kind: "docx" },

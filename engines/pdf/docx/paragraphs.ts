@@ -1,0 +1,236 @@
+/**
+ * Paragraphs from the visual lines of one text column, top to bottom. A line continues the
+ * paragraph above when it has the same size, follows at the paragraph's line spacing, keeps its
+ * left edge, and the line above did not stop early (its next word would have fitted: the author
+ * broke the line). A word hyphenated at a line end is joined again. Lines starting with a bullet
+ * or a number are list items.
+ */
+import { type TextSpan, unionBox } from "../structured-text.ts";
+import type { Line, ListKind, Paragraph, Run } from "./model.ts";
+import { runOf } from "./model.ts";
+
+export interface Column {
+  readonly left: number;
+  readonly right: number;
+}
+
+const BULLET = /^([•◦▪▫‣⁃●○■□►▶➢➤✓✔·*\-–—])\s+/u;
+const NUMBERED = /^\(?(\d{1,3}|[a-z]|[A-Z]|[ivxlc]{2,6}|[IVXLC]{2,6})([.)])\s+/u;
+
+interface Draft {
+  lines: Line[];
+  runs: Run[];
+  list: { kind: ListKind; number: number } | null;
+  /** x where the text (after a list marker) starts. */
+  textLeft: number;
+  steps: number[];
+}
+
+export function buildParagraphs(lines: readonly Line[], column: Column): Paragraph[] {
+  const paragraphs: Paragraph[] = [];
+  let draft: Draft | null = null;
+  for (const line of lines) {
+    const mark = listMark(line);
+    if (draft !== null && mark === null && continues(draft, line, column)) {
+      append(draft, line);
+      continue;
+    }
+    if (draft !== null) paragraphs.push(finish(draft, column));
+    draft = start(line, mark);
+  }
+  if (draft !== null) paragraphs.push(finish(draft, column));
+  return paragraphs;
+}
+
+function listMark(line: Line): { kind: ListKind; number: number; length: number } | null {
+  const bullet = BULLET.exec(line.text);
+  if (bullet !== null && line.text.length > bullet[0].length) {
+    return { kind: "bullet", number: 1, length: bullet[0].length };
+  }
+  const numbered = NUMBERED.exec(line.text);
+  if (numbered === null || line.text.length <= numbered[0].length) return null;
+  const label = numbered[1] ?? "";
+  if (/^\d+$/.test(label)) return { kind: "decimal", number: Number(label), length: numbered[0].length };
+  if (/^[ivxlc]+$/.test(label))
+    return { kind: "lower-roman", number: roman(label), length: numbered[0].length };
+  if (/^[IVXLC]+$/.test(label))
+    return { kind: "upper-roman", number: roman(label), length: numbered[0].length };
+  // A single letter with a full stop is often an initial ("J. Smith"): only "a)" style counts.
+  if (numbered[2] !== ")") return null;
+  const lower = label.toLowerCase();
+  return {
+    kind: label === lower ? "lower-letter" : "upper-letter",
+    number: lower.charCodeAt(0) - 96,
+    length: numbered[0].length,
+  };
+}
+
+function roman(label: string): number {
+  const values: Record<string, number> = { i: 1, v: 5, x: 10, l: 50, c: 100 };
+  let total = 0;
+  const lower = label.toLowerCase();
+  for (let i = 0; i < lower.length; i++) {
+    const value = values[lower[i] ?? ""] ?? 0;
+    const next = values[lower[i + 1] ?? ""] ?? 0;
+    total += value < next ? -value : value;
+  }
+  return total;
+}
+
+function start(line: Line, mark: ReturnType<typeof listMark>): Draft {
+  if (mark === null)
+    return { lines: [line], runs: runsOf(line.spans), list: null, textLeft: line.box[0], steps: [] };
+  const spans = dropPrefix(line.spans, mark.length);
+  const textLeft = spans[0]?.chars.find((char) => char.c.trim() !== "")?.box[0] ?? line.box[0];
+  return {
+    lines: [line],
+    runs: runsOf(spans),
+    list: { kind: mark.kind, number: mark.number },
+    textLeft,
+    steps: [],
+  };
+}
+
+function continues(draft: Draft, line: Line, column: Column): boolean {
+  const previous = draft.lines.at(-1);
+  if (previous === undefined) return false;
+  const size = Math.max(previous.size, line.size);
+  if (Math.abs(previous.size - line.size) > 0.75) return false;
+  const step = line.baseline - previous.baseline;
+  const gap = line.box[1] - previous.box[3];
+  if (step <= previous.size * 0.5 || step > size * 1.9 || gap > size * 0.9) return false;
+  const usual = draft.steps.length > 0 ? Math.min(...draft.steps) : null;
+  if (usual !== null && step > usual * 1.25 + 0.5) return false;
+  if (boldShare(previous.spans) >= 0.9 !== boldShare(line.spans) >= 0.9 && draft.lines.length === 1)
+    return false;
+  // Left edge: list items continue under their text; other text may not step in.
+  const left = draft.list !== null ? draft.textLeft : Math.min(...draft.lines.slice(-1).map((l) => l.box[0]));
+  if (line.box[0] > left + size * 0.8) return false;
+  if (draft.list !== null && line.box[0] < left - size * 0.8) return false;
+  // The line above stopped although the next word would have fitted: the author broke it.
+  const word = firstWordWidth(line);
+  if (previous.box[2] + size * 0.3 + word < column.right - size * 0.5) return false;
+  return true;
+}
+
+function append(draft: Draft, line: Line): void {
+  const previous = draft.lines.at(-1);
+  if (previous !== undefined) draft.steps.push(line.baseline - previous.baseline);
+  draft.lines.push(line);
+  const runs = draft.runs;
+  const last = runs.at(-1);
+  const next = runsOf(line.spans);
+  if (last !== undefined) {
+    const hyphenated = /\p{L}[-\u2010\u00AD]$/u.test(last.text) && /^\p{Ll}/u.test(line.text);
+    if (hyphenated) {
+      runs[runs.length - 1] = { ...last, text: last.text.slice(0, -1) };
+    } else if (last.text.endsWith("\u00AD")) {
+      runs[runs.length - 1] = { ...last, text: last.text.slice(0, -1) };
+    } else if (!/\s$/.test(last.text)) {
+      runs[runs.length - 1] = { ...last, text: `${last.text} ` };
+    }
+  }
+  for (const run of next) pushRun(runs, run);
+}
+
+function finish(draft: Draft, column: Column): Paragraph {
+  const box = unionBox(draft.lines.map((line) => line.box));
+  const size = draft.lines[0]?.size ?? 11;
+  return {
+    type: "paragraph",
+    box,
+    runs: draft.runs,
+    lines: draft.lines.length,
+    heading: 0,
+    list: draft.list === null ? null : { ...draft.list, level: 0 },
+    indent: Math.max(
+      0,
+      (draft.list !== null ? draft.textLeft : ((draft.lines[1] ?? draft.lines[0])?.box[0] ?? 0)) -
+        column.left,
+    ),
+    alignment: alignmentOf(draft.lines, column, size),
+  };
+}
+
+function alignmentOf(lines: readonly Line[], column: Column, size: number): Paragraph["alignment"] {
+  const width = column.right - column.left;
+  const first = lines[0];
+  if (first === undefined || width <= 0) return "left";
+  const centred = lines.every((line) => {
+    const middle = (line.box[0] + line.box[2]) / 2;
+    return Math.abs(middle - (column.left + column.right) / 2) < size && line.box[0] > column.left + size * 2;
+  });
+  if (centred) return "center";
+  if (
+    lines.every(
+      (line) => Math.abs(line.box[2] - column.right) < size * 0.5 && line.box[0] > column.left + width * 0.3,
+    )
+  ) {
+    return "right";
+  }
+  const inner = lines.slice(0, -1);
+  if (inner.length >= 2 && inner.every((line) => Math.abs(line.box[2] - column.right) < size * 0.3))
+    return "justified";
+  return "left";
+}
+
+function firstWordWidth(line: Line): number {
+  const chars = line.spans.flatMap((span) => span.chars);
+  let end = chars.findIndex((char, i) => i > 0 && char.c.trim() === "");
+  if (end < 0) end = chars.length;
+  const word = chars.slice(0, end);
+  if (word.length === 0) return 0;
+  return (word.at(-1)?.box[2] ?? 0) - (word[0]?.box[0] ?? 0);
+}
+
+function boldShare(spans: readonly TextSpan[]): number {
+  let bold = 0;
+  let all = 0;
+  for (const span of spans) {
+    const count = span.text.replace(/\s/g, "").length;
+    all += count;
+    if (span.bold) bold += count;
+  }
+  return all === 0 ? 0 : bold / all;
+}
+
+/** The spans without the first `length` characters of their joined text. */
+function dropPrefix(spans: readonly TextSpan[], length: number): TextSpan[] {
+  const result: TextSpan[] = [];
+  let left = length;
+  for (const span of spans) {
+    if (left >= span.text.length) {
+      left -= span.text.length;
+      continue;
+    }
+    const chars = span.chars.slice(Math.min(left, span.chars.length));
+    result.push({ ...span, text: span.text.slice(left), chars });
+    left = 0;
+  }
+  return result;
+}
+
+export function runsOf(spans: readonly TextSpan[]): Run[] {
+  const runs: Run[] = [];
+  for (const span of spans) pushRun(runs, runOf(span));
+  return runs;
+}
+
+/** Appends a run, joined to the last one when their style is the same. */
+function pushRun(runs: Run[], run: Run): void {
+  if (run.text === "") return;
+  const last = runs.at(-1);
+  if (
+    last !== undefined &&
+    last.font === run.font &&
+    last.size === run.size &&
+    last.bold === run.bold &&
+    last.italic === run.italic &&
+    last.underline === run.underline &&
+    last.color === run.color
+  ) {
+    runs[runs.length - 1] = { ...last, text: last.text + run.text };
+    return;
+  }
+  runs.push(run);
+}

@@ -1,0 +1,107 @@
+/**
+ * Reading order of a page's pieces (lines, tables, images): a recursive XY cut. The page is cut
+ * into horizontal bands (pieces overlapping vertically); consecutive bands that share an empty
+ * vertical gutter form a multi-column region, read column by column (each column recursively);
+ * other bands are read top to bottom. A heading or figure spanning the columns ends the region,
+ * so text above it is read before it and text below after it.
+ */
+import type { Box } from "../structured-text.ts";
+
+export interface Placed {
+  readonly box: Box;
+}
+
+/** The pieces in reading order, as regions (columns or single-column runs) in order. */
+export function readingOrder<T extends Placed>(pieces: readonly T[], gutter: number): T[][] {
+  if (pieces.length <= 1) return pieces.length === 0 ? [] : [[...pieces]];
+  const regions: T[][] = [];
+  let group: { pieces: T[]; columns: boolean } | null = null;
+  const flush = () => {
+    if (group === null) return;
+    if (!group.columns) {
+      regions.push(group.pieces);
+    } else {
+      const columns = splitColumns(group.pieces, gutter);
+      if (columns.length <= 1) regions.push(group.pieces);
+      else for (const column of columns) regions.push(...readingOrder(column, gutter));
+    }
+    group = null;
+  };
+  for (const band of bands(pieces)) {
+    const banded = gutterOf(band, gutter) !== null;
+    if (group !== null) {
+      if (group.columns && gutterOf([...group.pieces, ...band], gutter) !== null) {
+        group.pieces.push(...band);
+        continue;
+      }
+      if (!group.columns && !banded) {
+        group.pieces.push(...band);
+        continue;
+      }
+    }
+    flush();
+    group = { pieces: [...band], columns: banded };
+  }
+  flush();
+  return regions;
+}
+
+/** Groups of pieces whose vertical extents overlap, top to bottom, each sorted left to right. */
+function bands<T extends Placed>(pieces: readonly T[]): T[][] {
+  const sorted = [...pieces].sort((a, b) => a.box[1] - b.box[1]);
+  const result: T[][] = [];
+  let current: T[] = [];
+  let bottom = Number.NEGATIVE_INFINITY;
+  for (const piece of sorted) {
+    const height = piece.box[3] - piece.box[1];
+    // Overlapping the band by more than a third of the piece's height: the same band.
+    if (current.length > 0 && bottom - piece.box[1] > height * 0.33) {
+      current.push(piece);
+      bottom = Math.max(bottom, piece.box[3]);
+      continue;
+    }
+    if (current.length > 0) result.push(current);
+    current = [piece];
+    bottom = piece.box[3];
+  }
+  if (current.length > 0) result.push(current);
+  for (const band of result) band.sort((a, b) => a.box[0] - b.box[0]);
+  return result;
+}
+
+/** The widest empty vertical strip of at least `gutter` points between the pieces, or null. */
+function gutterOf(pieces: readonly Placed[], gutter: number): [number, number] | null {
+  const gaps = verticalGaps(pieces);
+  let best: [number, number] | null = null;
+  for (const gap of gaps) {
+    if (gap[1] - gap[0] >= gutter && (best === null || gap[1] - gap[0] > best[1] - best[0])) best = gap;
+  }
+  return best;
+}
+
+function verticalGaps(pieces: readonly Placed[]): [number, number][] {
+  const spans = pieces.map((piece) => [piece.box[0], piece.box[2]] as const).sort((a, b) => a[0] - b[0]);
+  const gaps: [number, number][] = [];
+  let right = spans[0]?.[1] ?? 0;
+  for (const [x0, x1] of spans.slice(1)) {
+    if (x0 > right) gaps.push([right, x0]);
+    right = Math.max(right, x1);
+  }
+  return gaps;
+}
+
+/** Splits at every gutter-wide gap, left to right. */
+function splitColumns<T extends Placed>(pieces: readonly T[], gutter: number): T[][] {
+  const cuts = verticalGaps(pieces)
+    .filter((gap) => gap[1] - gap[0] >= gutter)
+    .map((gap) => (gap[0] + gap[1]) / 2);
+  const columns: T[][] = cuts.map(() => []);
+  columns.push([]);
+  for (const piece of pieces) {
+    const middle = (piece.box[0] + piece.box[2]) / 2;
+    let index = cuts.findIndex((cut) => middle < cut);
+    if (index < 0) index = cuts.length;
+    columns[index]?.push(piece);
+  }
+  return columns.filter((column) => column.length > 0);
+}

@@ -1,0 +1,253 @@
+/**
+ * The document model written as DOCX with the `docx` package: one section per run of pages of
+ * the same size (page size and margins from the PDF), a page break before each page's first block,
+ * headings in Word's Heading styles (so the navigation pane lists them), runs with font, size,
+ * weight, slant, underline and colour, lists as Word numbering, ruled tables as Word tables with
+ * their column widths and merged cells, and pictures at their size.
+ */
+import {
+  AlignmentType,
+  Document,
+  Paragraph as DocxParagraph,
+  Table as DocxTable,
+  TableCell as DocxTableCell,
+  Footer,
+  Header,
+  HeadingLevel,
+  ImageRun,
+  type ISectionOptions,
+  LevelFormat,
+  Packer,
+  PageNumber,
+  ShadingType,
+  TableLayoutType,
+  TableRow,
+  TextRun,
+  WidthType,
+} from "docx";
+import type { Block, DocumentModel, ListKind, PageModel, Paragraph, Picture, Run, Table } from "./model.ts";
+
+const TWIPS = 20;
+const PIXELS = 96 / 72;
+/** Margins are kept between these (points): a header needs room, a bleed has none. */
+const MIN_MARGIN = 18;
+const MAX_MARGIN = 108;
+
+const HEADINGS = [
+  HeadingLevel.HEADING_1,
+  HeadingLevel.HEADING_2,
+  HeadingLevel.HEADING_3,
+  HeadingLevel.HEADING_4,
+  HeadingLevel.HEADING_5,
+  HeadingLevel.HEADING_6,
+] as const;
+
+const FORMATS: Record<ListKind, (typeof LevelFormat)[keyof typeof LevelFormat]> = {
+  bullet: LevelFormat.BULLET,
+  decimal: LevelFormat.DECIMAL,
+  "lower-letter": LevelFormat.LOWER_LETTER,
+  "upper-letter": LevelFormat.UPPER_LETTER,
+  "lower-roman": LevelFormat.LOWER_ROMAN,
+  "upper-roman": LevelFormat.UPPER_ROMAN,
+};
+const BULLETS = ["•", "◦", "▪"];
+
+export async function writeDocx(model: DocumentModel): Promise<Uint8Array> {
+  const lists = new ListNumbering();
+  const sections: ISectionOptions[] = [];
+  for (const group of sameSizeRuns(model.pages)) {
+    const children: (DocxParagraph | DocxTable)[] = [];
+    group.forEach((page, i) => {
+      const blocks = page.blocks.flatMap((block) => blockOf(block, lists));
+      if (i > 0) children.push(new DocxParagraph({ pageBreakBefore: true, spacing: { after: 0 } }));
+      children.push(...blocks);
+    });
+    if (children.length === 0) children.push(new DocxParagraph({}));
+    sections.push({
+      properties: { page: pageProperties(group) },
+      ...(model.header.length > 0
+        ? { headers: { default: new Header({ children: model.header.map((p) => paragraphOf(p, lists)) }) } }
+        : {}),
+      ...(model.footer.length > 0
+        ? { footers: { default: new Footer({ children: model.footer.map((p) => paragraphOf(p, lists)) }) } }
+        : {}),
+      children,
+    });
+  }
+  const document = new Document({
+    creator: "PDF to Word",
+    numbering: { config: lists.definitions() },
+    styles: { paragraphStyles: [] },
+    sections,
+  });
+  return new Uint8Array(await Packer.toBuffer(document));
+}
+
+function sameSizeRuns(pages: readonly PageModel[]): PageModel[][] {
+  const runs: PageModel[][] = [];
+  for (const page of pages) {
+    const last = runs.at(-1);
+    const first = last?.[0];
+    if (first && Math.abs(first.width - page.width) < 1 && Math.abs(first.height - page.height) < 1)
+      last?.push(page);
+    else runs.push([page]);
+  }
+  return runs;
+}
+
+function pageProperties(pages: readonly PageModel[]) {
+  const first = pages[0] as PageModel;
+  const clamp = (value: number) => Math.round(Math.min(MAX_MARGIN, Math.max(MIN_MARGIN, value)) * TWIPS);
+  const contents = pages.flatMap((page) => (page.content ? [page.content] : []));
+  const margin = (pick: (page: PageModel, box: readonly number[]) => number, fallback: number) =>
+    contents.length === 0
+      ? fallback
+      : Math.min(...pages.filter((p) => p.content).map((p) => pick(p, p.content ?? [])));
+  return {
+    size: { width: Math.round(first.width * TWIPS), height: Math.round(first.height * TWIPS) },
+    margin: {
+      top: clamp(margin((_p, box) => box[1] ?? 72, 72)),
+      left: clamp(margin((_p, box) => box[0] ?? 72, 72)),
+      right: clamp(margin((p, box) => p.width - (box[2] ?? 0), 72)),
+      bottom: clamp(margin((p, box) => p.height - (box[3] ?? 0), 72)),
+      header: Math.round(MIN_MARGIN * TWIPS),
+      footer: Math.round(MIN_MARGIN * TWIPS),
+    },
+  };
+}
+
+function blockOf(block: Block, lists: ListNumbering): (DocxParagraph | DocxTable)[] {
+  if (block.type !== "paragraph" || block.list === null) lists.end();
+  if (block.type === "paragraph") return [paragraphOf(block, lists)];
+  if (block.type === "image") return [pictureOf(block)];
+  return [tableOf(block, lists)];
+}
+
+function paragraphOf(paragraph: Paragraph, lists: ListNumbering): DocxParagraph {
+  const heading = paragraph.heading > 0 ? HEADINGS[Math.min(paragraph.heading, 6) - 1] : undefined;
+  const list = paragraph.list;
+  return new DocxParagraph({
+    children: paragraph.runs.map(textRunOf),
+    ...(heading ? { heading } : {}),
+    ...(list ? { numbering: lists.numberingOf(list.kind, list.number, list.level) } : {}),
+    ...(!list && paragraph.indent > 4 ? { indent: { left: Math.round(paragraph.indent * TWIPS) } } : {}),
+    alignment: ALIGNMENTS[paragraph.alignment],
+    spacing: { after: 120 },
+  });
+}
+
+const ALIGNMENTS = {
+  left: AlignmentType.LEFT,
+  center: AlignmentType.CENTER,
+  right: AlignmentType.RIGHT,
+  justified: AlignmentType.JUSTIFIED,
+} as const;
+
+function textRunOf(run: Run): TextRun {
+  const style = {
+    bold: run.bold,
+    italics: run.italic,
+    size: Math.max(2, Math.round(run.size * 2)),
+    font: familyOf(run.font),
+    ...(run.underline ? { underline: {} } : {}),
+    ...(run.color !== "000000" ? { color: run.color } : {}),
+  };
+  if (run.pageNumber) return new TextRun({ ...style, children: [PageNumber.CURRENT] });
+  return new TextRun({ ...style, text: run.text });
+}
+
+/** A Word font family for a PDF font name: the standard families by their usual names. */
+export function familyOf(font: string): string {
+  const base = font.replace(
+    /[-,](Bold|Italic|Oblique|Regular|Roman|Medium|Light|Semibold|Black|BoldItalic|BoldOblique|It|BoldIt|MT|PS)+$/i,
+    "",
+  );
+  if (/^(Times|NimbusRom|TimesNewRoman|Tinos|LiberationSerif)/i.test(base)) return "Times New Roman";
+  if (/^(Helvetica|Arial|NimbusSans|LiberationSans|Arimo)/i.test(base)) return "Arial";
+  if (/^(Courier|NimbusMono|LiberationMono|Cousine)/i.test(base)) return "Courier New";
+  return base
+    .replace(/(MT|PS|Std|Pro)$/g, "")
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .trim();
+}
+
+function pictureOf(picture: Picture): DocxParagraph {
+  const width = Math.max(1, Math.round((picture.box[2] - picture.box[0]) * PIXELS));
+  const height = Math.max(1, Math.round((picture.box[3] - picture.box[1]) * PIXELS));
+  return new DocxParagraph({
+    children: [new ImageRun({ type: picture.format, data: picture.data, transformation: { width, height } })],
+  });
+}
+
+function tableOf(table: Table, lists: ListNumbering): DocxTable {
+  const widths = table.columns.map((w) => Math.max(1, Math.round(w * TWIPS)));
+  const rows = table.cells.map(
+    (cells, r) =>
+      new TableRow({
+        height: { value: Math.round((table.rows[r] ?? 12) * TWIPS), rule: "atLeast" },
+        children: cells.map((cell) => {
+          const width = widths.slice(cell.column, cell.column + cell.columnSpan).reduce((a, b) => a + b, 0);
+          const children = cell.paragraphs.map((p) => paragraphOf(p, lists));
+          return new DocxTableCell({
+            children: children.length > 0 ? children : [new DocxParagraph({})],
+            width: { size: width, type: WidthType.DXA },
+            ...(cell.columnSpan > 1 ? { columnSpan: cell.columnSpan } : {}),
+            ...(cell.rowSpan > 1 ? { rowSpan: cell.rowSpan } : {}),
+            ...(cell.fill ? { shading: { fill: cell.fill, type: ShadingType.CLEAR, color: "auto" } } : {}),
+          });
+        }),
+      }),
+  );
+  return new DocxTable({
+    rows,
+    columnWidths: widths,
+    width: { size: widths.reduce((a, b) => a + b, 0), type: WidthType.DXA },
+    layout: TableLayoutType.FIXED,
+  });
+}
+
+/**
+ * Word lists: one numbering definition per kind of list and first number, and a new instance for
+ * each list (a list starts again after anything that is not one of its items).
+ */
+class ListNumbering {
+  private readonly references = new Map<string, { kind: ListKind; start: number }>();
+  private instance = 0;
+  private current: { key: string; kind: ListKind; last: number; instance: number } | null = null;
+
+  numberingOf(kind: ListKind, number: number, level: number) {
+    const current = this.current;
+    const continues =
+      current !== null &&
+      (level > 0 || (current.kind === kind && (kind === "bullet" || number === current.last + 1)));
+    if (current !== null && continues) {
+      if (level === 0) current.last = number;
+      return { reference: current.key, level, instance: current.instance };
+    }
+    const start = kind === "bullet" ? 1 : number;
+    const key = `${kind}-${start}`;
+    if (!this.references.has(key)) this.references.set(key, { kind, start });
+    this.instance++;
+    this.current = { key, kind, last: number, instance: this.instance };
+    return { reference: key, level, instance: this.instance };
+  }
+
+  /** Anything that is not a list item ends the list. */
+  end(): void {
+    this.current = null;
+  }
+
+  definitions() {
+    return [...this.references].map(([reference, { kind, start }]) => ({
+      reference,
+      levels: Array.from({ length: 9 }, (_, level) => ({
+        level,
+        format: level === 0 ? FORMATS[kind] : kind === "bullet" ? LevelFormat.BULLET : LevelFormat.DECIMAL,
+        text: kind === "bullet" ? (BULLETS[level % BULLETS.length] ?? "•") : `%${level + 1}.`,
+        start: level === 0 ? start : 1,
+        alignment: AlignmentType.LEFT,
+        style: { paragraph: { indent: { left: 360 * (level + 1), hanging: 360 } } },
+      })),
+    }));
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * PDF to Word (tools/pdf-to-word): an editable DOCX from the PDF's structured text. Two passes
+ * over the pages keep memory to one page's characters at a time: the first reads the lines near
+ * the page edges (running headers and footers) and whether Indic text is in visual order; the
+ * second lays out each page (tables, columns, paragraphs, lists, pictures) into a small document
+ * model; headings are then ranked over the whole document and the model is written as DOCX.
+ * A PDF with no text at all (scanned pages) is refused with PDF_NO_TEXT, since OCR is not here
+ * yet; scanned pages among text pages come out as their pictures.
+ */
+import type * as mupdf from "mupdf";
+import { AppError, type JobFacts } from "../../contract/index.ts";
+import type { EngineHandler } from "../types.ts";
+import { markHeadings, markListLevels } from "./docx/headings.ts";
+import { inVisualOrder, toLogicalOrder } from "./docx/indic.ts";
+import { layoutPage } from "./docx/layout.ts";
+import { visualLines } from "./docx/lines.ts";
+import type { Line, PageModel } from "./docx/model.ts";
+import { pictureOf } from "./docx/pictures.ts";
+import { findRunningHeads, type PageLines } from "./docx/running-heads.ts";
+import { writeDocx } from "./docx/write-docx.ts";
+import { openPdf, wasRepaired } from "./open-pdf.ts";
+import { readPageText, textLines } from "./structured-text.ts";
+
+export interface PdfToWordOptions {
+  /** OCR of scanned pages: not available yet (the screen keeps it off). */
+  readonly ocr?: boolean;
+}
+
+export const pdfToWord: EngineHandler<PdfToWordOptions> = async (inputs, options, progress) => {
+  const input = inputs[0];
+  if (input === undefined) throw new AppError("NO_FILE", "No PDF to convert.");
+  if (options.ocr === true)
+    throw new AppError("INVALID_OPTIONS", "OCR is not available yet.", { option: "ocr" });
+  const doc = openPdf(input.bytes, 0);
+  try {
+    const pageCount = doc.countPages();
+    const { edges, visualOrder } = firstPass(doc, pageCount, (done) => progress((done / pageCount) * 30));
+    const heads = findRunningHeads(edges);
+    const pages: PageModel[] = [];
+    for (let index = 0; index < pageCount; index++) {
+      const page = doc.loadPage(index);
+      try {
+        const text = readPageText(page, index);
+        const removed = new Set([...(heads.removed[index] ?? [])].map(lineKey));
+        const lines = visualLines(textLines(text))
+          .map((line) => (visualOrder ? logical(line) : line))
+          .filter((line) => !removed.has(lineKey(line)));
+        const pictures = text.blocks.flatMap((block) => {
+          if (block.type !== "image") return [];
+          const picture = pictureOf(block);
+          return picture === null ? [] : [picture];
+        });
+        const model = layoutPage(text, lines, pictures);
+        markListLevels(model.blocks);
+        pages.push(model);
+      } finally {
+        page.destroy();
+      }
+      progress(30 + ((index + 1) / pageCount) * 60);
+    }
+    const textPages = pages.filter((page) => page.blocks.some((block) => block.type !== "image")).length;
+    if (textPages === 0 && heads.header.length === 0 && heads.footer.length === 0) {
+      throw new AppError("PDF_NO_TEXT", "The PDF has no text layer (scanned pages).", { file_index: 0 });
+    }
+    const headings = markHeadings(pages);
+    const bytes = await writeDocx({ pages, header: heads.header, footer: heads.footer });
+    progress(100);
+    return { bytes, facts: factsOf(pages, headings, heads, wasRepaired(doc)) };
+  } finally {
+    doc.destroy();
+  }
+};
+
+function firstPass(doc: mupdf.PDFDocument, pageCount: number, progress: (done: number) => void) {
+  const edges: PageLines[] = [];
+  const samples: string[] = [];
+  for (let index = 0; index < pageCount; index++) {
+    const page = doc.loadPage(index);
+    try {
+      const text = readPageText(page, index, { images: false, rules: false });
+      const lines = visualLines(textLines(text));
+      edges.push({
+        width: text.width,
+        height: text.height,
+        lines: lines.filter((line) => line.box[3] <= text.height * 0.15 || line.box[1] >= text.height * 0.85),
+      });
+      if (samples.length < 5000) samples.push(...lines.map((line) => line.text));
+    } finally {
+      page.destroy();
+    }
+    progress(index + 1);
+  }
+  return { edges, visualOrder: inVisualOrder(samples) };
+}
+
+/** A line's identity across the two passes: its place and text. */
+function lineKey(line: Line): string {
+  return `${Math.round(line.box[0])},${Math.round(line.box[1])},${line.text}`;
+}
+
+function logical(line: Line): Line {
+  return {
+    ...line,
+    text: toLogicalOrder(line.text),
+    spans: line.spans.map((span) => ({ ...span, text: toLogicalOrder(span.text) })),
+  };
+}
+
+function factsOf(
+  pages: readonly PageModel[],
+  headings: number,
+  heads: ReturnType<typeof findRunningHeads>,
+  repaired: boolean,
+): JobFacts {
+  const blocks = pages.flatMap((page) => page.blocks);
+  const scanned = pages.filter((page) => page.scanned).length;
+  return {
+    pages: pages.length,
+    paragraphs: blocks.filter((block) => block.type === "paragraph").length,
+    headings,
+    tables: blocks.filter((block) => block.type === "table").length,
+    images: blocks.filter((block) => block.type === "image").length,
+    list_items: blocks.filter((block) => block.type === "paragraph" && block.list !== null).length,
+    running_header: heads.header.length > 0,
+    running_footer: heads.footer.length > 0,
+    ...(scanned > 0 ? { pages_without_text: scanned } : {}),
+    ...(repaired ? { repaired: true } : {}),
+  };
+}

@@ -1,0 +1,184 @@
+import mammoth from "mammoth";
+import { describe, expect, it } from "vitest";
+import { pdfToWord } from "../../engines/pdf/pdf-to-word.ts";
+import { docxParts, paragraphsOf, tablesOf, textOf } from "../support/docx.ts";
+import { engineFailure } from "./engine-failure.ts";
+import { encryptedPdf, heavyPdf, irreparablePdf, pdfInput, repairablePdf } from "./fixtures.ts";
+import { drawnPdf, type GlyphText, htmlPdf, textAt } from "./rich-pdf.ts";
+
+async function convert(bytes: Uint8Array) {
+  const progress: number[] = [];
+  const output = await pdfToWord([pdfInput("report.pdf", bytes)], {}, (percent) => progress.push(percent));
+  const parts = docxParts(output.bytes);
+  return { ...output, parts, paragraphs: paragraphsOf(parts.document), progress };
+}
+
+describe("PDF to Word", () => {
+  it("keeps headings as Heading styles, run styles, lists and a ruled table", async () => {
+    const pdf = htmlPdf(`<html><body>
+      <h1>Annual Report</h1>
+      <p>This is a <b>bold</b> word, an <i>italic</i> one and an <u>underlined</u> one in a paragraph
+      long enough to wrap over more than one line of the page, so that its lines must be joined
+      back into a single paragraph of the document.</p>
+      <h2>Results</h2>
+      <p style="color:#cc0000">Revenue grew in every region.</p>
+      <ul><li>First point</li><li>Second point</li></ul>
+      <ol><li>Step one</li><li>Step two</li><li>Step three</li></ol>
+      <table style="border-collapse:collapse">
+        <tr><td style="border:1px solid black;padding:4px">Region</td><td style="border:1px solid black;padding:4px">Sales</td></tr>
+        <tr><td style="border:1px solid black;padding:4px">North</td><td style="border:1px solid black;padding:4px">120</td></tr>
+        <tr><td style="border:1px solid black;padding:4px">South</td><td style="border:1px solid black;padding:4px">95</td></tr>
+      </table></body></html>`);
+    const { paragraphs, parts, facts, bytes, progress } = await convert(pdf);
+    const byText = (start: string) => paragraphs.find((p) => p.text.startsWith(start));
+    expect(byText("Annual Report")?.style).toBe("Heading1");
+    expect(byText("Results")?.style).toBe("Heading2");
+    const body = byText("This is a");
+    expect(body?.style).toBeNull();
+    expect(body?.text).toBe(
+      "This is a bold word, an italic one and an underlined one in a paragraph long enough to wrap over " +
+        "more than one line of the page, so that its lines must be joined back into a single paragraph of the document.",
+    );
+    expect(body?.runs.find((run) => run.text.trim() === "bold")?.bold).toBe(true);
+    expect(body?.runs.find((run) => run.text.trim() === "italic")?.italic).toBe(true);
+    expect(body?.runs.find((run) => run.text.trim() === "underlined")?.underline).toBe(true);
+    expect(body?.runs.find((run) => run.text.includes("paragraph"))?.bold).toBe(false);
+    expect(byText("Revenue")?.runs[0]?.color).toBe("CC0000");
+    const items = paragraphs.filter((p) => p.numbered).map((p) => p.text);
+    expect(items).toEqual(["First point", "Second point", "Step one", "Step two", "Step three"]);
+    expect(tablesOf(parts.document)).toEqual([
+      [
+        ["Region", "Sales"],
+        ["North", "120"],
+        ["South", "95"],
+      ],
+    ]);
+    expect(facts).toMatchObject({ pages: 1, headings: 2, tables: 1, list_items: 5 });
+    expect(progress.at(-1)).toBe(100);
+    // A second, independent reader opens it and reads the same text.
+    const raw = await mammoth.extractRawText({ buffer: Buffer.from(bytes) });
+    expect(raw.value).toContain("Revenue grew in every region.");
+    expect(raw.messages.filter((message) => message.type === "error")).toEqual([]);
+  });
+
+  it("reads a two-column page column by column and joins each column's lines", async () => {
+    const left = [
+      "Left column line one of the",
+      "first paragraph, continued here",
+      "and ending on this third line.",
+    ];
+    const right = [
+      "Right column begins the second",
+      "paragraph and it goes on to",
+      "finish on its own third line.",
+    ];
+    const content = [
+      textAt(72, 800, "Two Column Title", 2, 20),
+      ...left.map((line, i) => textAt(72, 760 - 14 * i, line)),
+      ...right.map((line, i) => textAt(320, 760 - 14 * i, line)),
+    ].join("");
+    const { paragraphs } = await convert(await drawnPdf([{ content }]));
+    expect(paragraphs.map((p) => p.text)).toEqual(["Two Column Title", left.join(" "), right.join(" ")]);
+    expect(paragraphs[0]?.style).toBe("Heading1");
+  });
+
+  it("joins a word hyphenated at a line end, and keeps short lines apart", async () => {
+    const content = [
+      textAt(72, 760, "The measurement that the team made in the laboratory was experi-"),
+      textAt(72, 746, "mental, and the result was clear to all who read it."),
+      textAt(72, 712, "Name: Ada"),
+      textAt(72, 698, "City: London"),
+    ].join("");
+    const { paragraphs } = await convert(await drawnPdf([{ content }]));
+    const texts = paragraphs.map((p) => p.text);
+    expect(texts[0]).toBe(
+      "The measurement that the team made in the laboratory was experimental, and the result was clear to all who read it.",
+    );
+    expect(texts).toContain("Name: Ada");
+    expect(texts).toContain("City: London");
+  });
+
+  it("puts each page after a page break and keeps repeating headers and footers once", async () => {
+    const pages = [1, 2, 3].map((n) => ({
+      content: [
+        textAt(72, 800, "ACME Quarterly Report", 1, 9),
+        textAt(72, 700, `Body text of page ${n}.`),
+        textAt(280, 40, `Page ${n}`, 1, 9),
+      ].join(""),
+    }));
+    const { paragraphs, parts, facts } = await convert(await drawnPdf(pages));
+    expect(paragraphs.filter((p) => p.pageBreakBefore)).toHaveLength(2);
+    const body = textOf(parts.document);
+    expect(body).toContain("Body text of page 3.");
+    expect(body).not.toContain("ACME");
+    expect(body).not.toMatch(/Page \d/);
+    expect(parts.headers.map(textOf).join("")).toContain("ACME Quarterly Report");
+    const footer = paragraphsOf(parts.footers.join(""));
+    expect(footer.map((p) => p.text).join("")).toContain("Page");
+    expect(footer.flatMap((p) => p.runs).some((run) => run.pageField)).toBe(true);
+    expect(facts).toMatchObject({ pages: 3, running_header: true, running_footer: true });
+    // Page size from the source: A4 in twentieths of a point.
+    expect(parts.document).toMatch(/<w:pgSz w:w="11900" w:h="16840"/);
+  });
+
+  it("embeds an image in place at its size", async () => {
+    const content = `${textAt(72, 780, "Figure above the text")}q 200 0 0 100 72 600 cm /Im1 Do Q ${textAt(72, 560, "Text below the figure")}`;
+    const { parts, paragraphs, facts } = await convert(
+      await drawnPdf([{ content, image: { width: 64, height: 32 } }]),
+    );
+    expect(parts.media).toHaveLength(1);
+    // 200 × 100 points = 2540000 × 1270000 EMU (Word rounds to whole pixels).
+    const extent = /<wp:extent cx="(\d+)" cy="(\d+)"/.exec(parts.document);
+    expect(Number(extent?.[1])).toBeCloseTo(2540000, -4);
+    expect(Number(extent?.[2])).toBeCloseTo(1270000, -4);
+    const texts = paragraphs.map((p) => p.text);
+    const image = paragraphs.findIndex((p) => p.text === "");
+    expect(image).toBeGreaterThan(texts.indexOf("Figure above the text"));
+    expect(image).toBeLessThan(texts.indexOf("Text below the figure"));
+    expect(facts.images).toBe(1);
+  });
+
+  it("gives Indic text as logical-order Unicode", async () => {
+    // Glyphs in visual order, as producers map shaped glyphs: ि before क, ெ before க.
+    const glyphs: GlyphText = {
+      a: "ि",
+      b: "क",
+      c: "त",
+      d: "ा",
+      e: "ब",
+      f: "ெ",
+      g: "க",
+      h: "ா",
+      i: "త",
+      j: "ె",
+      k: "లు",
+    };
+    const content = [
+      "BT /F6 14 Tf 72 760 Td (abcde) Tj ET\n", // "िकताब" → "किताब"
+      "BT /F6 14 Tf 72 730 Td (fgh) Tj ET\n", // "ெகா" → "கொ"
+      "BT /F6 14 Tf 72 700 Td (ijk) Tj ET\n", // Telugu in logical order stays as it is.
+    ].join("");
+    const { paragraphs } = await convert(await drawnPdf([{ content }], glyphs));
+    expect(paragraphs.map((p) => p.text)).toEqual(["किताब", "கொ", "తెలు"]);
+  });
+
+  it("refuses bad input with its code", async () => {
+    const failure = (bytes: Uint8Array) => engineFailure(pdfToWord([pdfInput("x.pdf", bytes)], {}, () => {}));
+    expect((await failure(encryptedPdf())).code).toBe("PDF_ENCRYPTED");
+    expect((await failure(irreparablePdf())).code).toBe("PDF_DAMAGED");
+    expect((await failure(new TextEncoder().encode("plain text, not a PDF"))).code).toBe("PDF_DAMAGED");
+    const scanned = await failure(heavyPdf(0.05, 7));
+    expect(scanned.code).toBe("PDF_NO_TEXT");
+    expect(scanned.context).toEqual({ file_index: 0 });
+    const ocr = await engineFailure(
+      pdfToWord([pdfInput("x.pdf", repairablePdf("R", 1))], { ocr: true }, () => {}),
+    );
+    expect(ocr.code).toBe("INVALID_OPTIONS");
+  });
+
+  it("converts a repaired PDF and says so", async () => {
+    const { facts, paragraphs } = await convert(repairablePdf("Mended", 2));
+    expect(facts.repaired).toBe(true);
+    expect(paragraphs.map((p) => p.text).filter((t) => t !== "")).toEqual(["Mended page 1", "Mended page 2"]);
+  });
+});

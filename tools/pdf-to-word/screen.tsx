@@ -1,0 +1,112 @@
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { FileDropzone } from "../../client/src/components/tool/file-dropzone";
+import type { ResultFact } from "../../client/src/components/tool/result-panel";
+import { TaskActions } from "../../client/src/components/tool/task-actions";
+import { TaskResultPanel } from "../../client/src/components/tool/task-result-panel";
+import { ToolShell } from "../../client/src/components/tool/tool-shell";
+import { useToolTask } from "../../client/src/components/tool/use-tool-task";
+import { formatFileSize } from "../../client/src/lib/format/file-size";
+import { showApiError, showErrorMessage } from "../../client/src/lib/show-error";
+import tool from "./tool.ts";
+import "./pdf-to-word.css";
+
+/** What the result tells of the document made, in the order shown. */
+const COUNTED = ["headings", "tables", "images"] as const;
+
+/**
+ * PDF to Word (spec §2): one PDF, the premium OCR option shown but disabled until OCR exists,
+ * convert with progress, then the DOCX to download. The chosen file stays after an error.
+ */
+export default function PdfToWordPage() {
+  const { t, i18n } = useTranslation([tool.id, "common"]);
+  const { t: shared } = useTranslation();
+  const language = i18n.resolvedLanguage ?? "en";
+  const [file, setFile] = useState<File | null>(null);
+  const task = useToolTask(tool.id, (error) =>
+    showApiError(shared, shared("errors.conversionFailed"), error),
+  );
+  const { phase, busy } = task;
+
+  const pick = (next: File | null) => {
+    task.reset();
+    setFile(next);
+  };
+
+  const convert = () => {
+    if (file === null) {
+      showErrorMessage(shared, shared("errors.selectPdf"));
+      return;
+    }
+    void task.run([file], {});
+  };
+
+  if (phase.name === "done") {
+    const number = (value: number) => new Intl.NumberFormat(language).format(value);
+    const { facts } = phase.result;
+    const counted: ResultFact[] = COUNTED.flatMap((id) => {
+      const value = facts[id];
+      return typeof value === "number" ? [{ id, label: t(`facts.${id}`), value: number(value) }] : [];
+    });
+    const scanned = facts.pages_without_text;
+    return (
+      <ToolShell toolId={tool.id}>
+        <TaskResultPanel
+          phase={phase}
+          title={t("resultTitle")}
+          anotherLabel={t("another")}
+          facts={[
+            ...counted,
+            ...(typeof scanned === "number"
+              ? [{ id: "scanned", label: t("facts.scanned"), value: number(scanned) }]
+              : []),
+            ...(facts.repaired === true
+              ? [{ id: "repaired", label: t("repairedLabel"), value: t("repaired") }]
+              : []),
+          ]}
+          deleteNow={task.deleteNow}
+          onDeleted={() => pick(null)}
+          onAnother={() => pick(null)}
+        />
+      </ToolShell>
+    );
+  }
+
+  return (
+    <ToolShell toolId={tool.id}>
+      <div className="pdf-to-word">
+        {file ? (
+          <div className="pdf-to-word__file" data-testid="chosen-file">
+            <span className="pdf-to-word__name" title={file.name}>
+              {file.name}
+            </span>
+            <span className="pdf-to-word__size">{formatFileSize(file.size, shared, language)}</span>
+            <button type="button" className="button button--ghost" disabled={busy} onClick={() => pick(null)}>
+              {t("remove")}
+            </button>
+          </div>
+        ) : (
+          <FileDropzone limits={tool.input} disabled={busy} onAccept={(files) => pick(files[0] ?? null)} />
+        )}
+        <label className="pdf-to-word__ocr" data-testid="ocr-option">
+          <input type="checkbox" name="ocr" checked={false} disabled readOnly />
+          <span>
+            <span className="pdf-to-word__ocr-label">{t("ocr.label")}</span>{" "}
+            <span className="pdf-to-word__badge">{t("ocr.badge")}</span>
+            <span className="pdf-to-word__hint">{t("ocr.hint")}</span>
+          </span>
+        </label>
+        <p className="pdf-to-word__keeps">{t("keeps")}</p>
+        <TaskActions
+          phase={phase}
+          busy={busy}
+          disabled={file === null}
+          label={t("convert")}
+          busyLabel={t("converting")}
+          onStart={convert}
+          testId="convert-button"
+        />
+      </div>
+    </ToolShell>
+  );
+}
