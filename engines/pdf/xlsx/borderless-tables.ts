@@ -243,6 +243,16 @@ function widenLabels(
     const center = (item.phrase.box[0] + item.phrase.box[2]) / 2;
     let from = item.first;
     let to = item.first + item.span - 1;
+    // A label centred in the gap between two columns belongs to both.
+    const gap = extents.findIndex((extent, c) => extent[1] < center && center < (extents[c + 1]?.[0] ?? 0));
+    if (gap !== -1 && from === to && (from === gap || from === gap + 1)) {
+      const other = from === gap ? gap + 1 : gap;
+      if (!taken.has(other) && labelledBelow(other) && labelledBelow(from)) {
+        from = gap;
+        to = gap + 1;
+        taken.add(other);
+      }
+    }
     for (;;) {
       const now = Math.abs(middle(from, to) - center);
       const right =

@@ -10,9 +10,8 @@ export interface JoinedTable extends Table {
   readonly lastPage: number;
 }
 
-/** Column boundaries may differ this much (points): borderless columns follow their content. */
+/** Ruled column boundaries may differ this much (points). */
 const RULED_TOLERANCE = 3;
-const BORDERLESS_TOLERANCE = 15;
 
 export function joinContinuedTables(tables: readonly Table[]): JoinedTable[] {
   const out: JoinedTable[] = [];
@@ -43,10 +42,15 @@ export function joinContinuedTables(tables: readonly Table[]): JoinedTable[] {
 
 function sameColumns(a: Table, b: Table): boolean {
   if (a.ruled !== b.ruled || a.columns.length !== b.columns.length) return false;
-  const tolerance = a.ruled ? RULED_TOLERANCE : BORDERLESS_TOLERANCE;
-  // Outer edges of borderless tables follow the widest text; the inner boundaries must agree.
-  const inner = (columns: readonly number[]) => (a.ruled ? columns : columns.slice(1, -1));
-  const left = inner(a.columns);
-  const right = inner(b.columns);
-  return left.every((x, i) => Math.abs(x - (right[i] ?? Number.POSITIVE_INFINITY)) <= tolerance);
+  if (a.ruled)
+    return a.columns.every(
+      (x, i) => Math.abs(x - (b.columns[i] ?? Number.POSITIVE_INFINITY)) <= RULED_TOLERANCE,
+    );
+  // Borderless boundaries lie mid-gap and move with the widest text: each column must overlap its
+  // counterpart by most of the narrower one.
+  for (let i = 0; i + 1 < a.columns.length; i++) {
+    const [a0 = 0, a1 = 0, b0 = 0, b1 = 0] = [a.columns[i], a.columns[i + 1], b.columns[i], b.columns[i + 1]];
+    if (Math.min(a1, b1) - Math.max(a0, b0) < 0.5 * Math.min(a1 - a0, b1 - b0)) return false;
+  }
+  return true;
 }
