@@ -210,6 +210,16 @@ function columnBounds(
     if (last !== undefined && last[1] >= from) last[1] = to;
     else covered.push([from, to]);
   }
+  // A column that is empty in every row of numbers still has its label in the last header row.
+  const firstValued = valued[0];
+  const labels = firstValued === undefined ? undefined : all[all.indexOf(firstValued) - 1];
+  if (multi === valued && labels !== undefined && !valued.includes(labels)) {
+    for (const phrase of labels.phrases) {
+      if (covered.some(([from, to]) => phrase.box[0] < to && phrase.box[2] > from)) continue;
+      covered.push([phrase.box[0], phrase.box[2]]);
+    }
+    covered.sort((a, b) => a[0] - b[0]);
+  }
   if (covered.length < 2) return { bounds: [], extents: [] };
   const left = Math.min(...region.flatMap((row) => row.phrases.map((p) => p.box[0])));
   const right = Math.max(...region.flatMap((row) => row.phrases.map((p) => p.box[2])));
