@@ -128,7 +128,11 @@ function fillGrid(grid: Grid, words: readonly Word[]): TableRow[] {
     for (let c = 0; c < cols; c++) {
       if (owner[r]?.[c] !== undefined) continue;
       let colSpan = 1;
-      while (c + colSpan < cols && !covered(grid.vertical, xs[c + colSpan] ?? 0, ys[r] ?? 0, ys[r + 1] ?? 0))
+      while (
+        c + colSpan < cols &&
+        owner[r]?.[c + colSpan] === undefined &&
+        !covered(grid.vertical, xs[c + colSpan] ?? 0, ys[r] ?? 0, ys[r + 1] ?? 0)
+      )
         colSpan++;
       let rowSpan = 1;
       const open = (row: number) => {

@@ -38,6 +38,7 @@ export async function writeWorkbook(
       views: table.headerRows > 0 ? [{ state: "frozen", ySplit: table.headerRows }] : [],
     });
     const widths: number[] = [];
+    const merged = new Set<string>();
     table.rows.forEach((row, r) => {
       row.forEach((cell, c) => {
         if (cell === null) return;
@@ -54,7 +55,7 @@ export async function writeWorkbook(
         }
         if (cell.text !== "") counts.cells++;
         if (header || cell.bold) target.font = { bold: true };
-        if (cell.rowSpan > 1 || cell.colSpan > 1) {
+        if ((cell.rowSpan > 1 || cell.colSpan > 1) && claim(merged, r, c, cell.rowSpan, cell.colSpan)) {
           sheet.mergeCells(r + 1, c + 1, r + cell.rowSpan, c + cell.colSpan);
           target.alignment = { horizontal: "center", vertical: "middle", wrapText: true };
           return;
@@ -107,6 +108,15 @@ function sheetNames(tables: readonly JoinedTable[]): string[] {
     used.add(unique);
     return unique;
   });
+}
+
+/** Marks a merged range's positions as taken; false (nothing marked) when one already is. */
+function claim(taken: Set<string>, row: number, col: number, rows: number, cols: number): boolean {
+  const keys: string[] = [];
+  for (let r = row; r < row + rows; r++) for (let c = col; c < col + cols; c++) keys.push(`${r},${c}`);
+  if (keys.some((key) => taken.has(key))) return false;
+  for (const key of keys) taken.add(key);
+  return true;
 }
 
 /** Sheet names are at most 31 characters and unique. */
