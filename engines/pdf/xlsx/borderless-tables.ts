@@ -23,6 +23,8 @@ export interface BorderlessResult {
 
 /** A run of rows is no table when most phrases are this long: that is prose, perhaps in columns. */
 const PROSE_WORDS = 6;
+/** Words of a line of running text in a page column (a table cell's line is shorter). */
+const LINE_WORDS = 8;
 
 export function findBorderlessTables(
   page: number,
@@ -134,7 +136,7 @@ function tableOf(page: number, region: readonly TextRow[], isValue: (text: strin
     grid.push({ cells, row });
   }
   const multi = grid.filter(({ cells }) => cells.filter((c) => c.length > 0).length >= 2).length;
-  if (multi < 2) return null;
+  if (multi < 2 || hasProseColumn(region, columns)) return null;
   const rows: TableRow[] = grid.map(({ cells }) => cells.map((words) => cellOf(words)));
   for (const { row, col, span } of spans) {
     const cell = rows[row]?.[col];
@@ -150,6 +152,21 @@ function tableOf(page: number, region: readonly TextRow[], isValue: (text: strin
     Math.max(...region.map((row) => row.bottom)),
   ];
   return { page, box, columns, rows, ruled: false };
+}
+
+/**
+ * Whether one column is running text (most of its lines are long), as a column of a two-column
+ * page beside a listing or a figure: that is page layout, not a table.
+ */
+function hasProseColumn(region: readonly TextRow[], columns: readonly number[]): boolean {
+  for (let c = 0; c + 1 < columns.length; c++) {
+    const inside = region.flatMap((row) =>
+      row.phrases.filter((p) => p.box[0] >= (columns[c] ?? 0) - 1 && p.box[2] <= (columns[c + 1] ?? 0) + 1),
+    );
+    const long = inside.filter((phrase) => phrase.words.length >= LINE_WORDS).length;
+    if (inside.length >= 3 && long >= 0.6 * inside.length) return true;
+  }
+  return false;
 }
 
 function cellOf(words: readonly Word[]): TableCell {
