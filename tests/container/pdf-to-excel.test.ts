@@ -1,8 +1,11 @@
+import { existsSync } from "node:fs";
 import ExcelJS from "exceljs";
 import * as mupdf from "mupdf";
 import { describe, expect, it } from "vitest";
+import { AppError } from "../../contract/index.ts";
 import { type PdfToExcelOptions, pdfToExcel } from "../../engines/pdf/xlsx/pdf-to-xlsx.ts";
 import { amount, day, type PageSpec, span, type TableSpec, tablesPdf } from "../support/table-pdfs.ts";
+import { bytesOf, corpus, corpusFiles } from "./corpus-files.ts";
 import { engineFailure } from "./engine-failure.ts";
 import { encryptedPdf, irreparablePdf, pdfInput, save } from "./fixtures.ts";
 
@@ -291,4 +294,31 @@ describe("PDF to Excel", () => {
     expect(scan.code).toBe("PDF_NO_TEXT");
     expect(scan.context).toMatchObject({ file_index: 0 });
   });
+});
+
+describe.skipIf(!existsSync(corpus))("PDF to Excel on the corpus", () => {
+  it("makes a workbook exceljs opens from the first pages of every file, or names why not", async () => {
+    let tables = 0;
+    for (const { file, pages } of corpusFiles()) {
+      const bytes = bytesOf(file);
+      const output = await pdfToExcel(
+        [pdfInput(file, bytes)],
+        { text_sheet: true, page_ranges: `1-${Math.max(1, Math.min(pages, 5))}` },
+        () => {},
+      ).catch((error: unknown) => error);
+      if (output instanceof AppError) {
+        expect(["PDF_ENCRYPTED", "PDF_DAMAGED", "PDF_NO_TEXT", "PDF_NO_PAGES", "INVALID_OPTIONS"]).toContain(
+          output.code,
+        );
+        continue;
+      }
+      if (output instanceof Error) throw new Error(`${file}: ${output.message}`);
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.load((output as { bytes: Uint8Array }).bytes as unknown as ArrayBuffer);
+      const facts = (output as { facts: Record<string, unknown> }).facts;
+      expect(workbook.worksheets.length, file).toBe(facts.sheets);
+      tables += Number(facts.tables);
+    }
+    expect(tables).toBeGreaterThan(0);
+  }, 240_000);
 });
