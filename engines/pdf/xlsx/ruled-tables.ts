@@ -1,24 +1,12 @@
 /**
- * Tables drawn with vector lines: the page's horizontal and vertical rules are joined into grids
- * (rules that touch or cross belong together); each grid's distinct x and y positions are its
- * column and row boundaries, a boundary missing inside a row or column merges the cells on either
- * side, and every word goes to the cell its centre lies in.
+ * Tables drawn with vector lines: the grids of the page's rules (ruled-grid.ts, shared with PDF to
+ * Word) with at least 2 columns and 2 rows; every word goes to the cell its centre lies in, and a
+ * cell's lines are joined.
  */
-import type { Box, Rule } from "../structured-text.ts";
+import { findRuledGrids, type RuledGrid } from "../ruled-grid.ts";
+import type { Rule } from "../structured-text.ts";
 import { centerX, centerY, type Word } from "./page-words.ts";
-import type { Table, TableCell, TableRow } from "./table-model.ts";
-
-/** Rules this close (points) are the same line; ends this close touch. */
-const SNAP = 2;
-/** Grid columns or rows thinner than this are double lines, not cells. */
-const MIN_CELL = 4;
-
-interface Grid {
-  readonly xs: number[];
-  readonly ys: number[];
-  readonly horizontal: Rule[];
-  readonly vertical: Rule[];
-}
+import type { Table, TableRow } from "./table-model.ts";
 
 export interface RuledResult {
   readonly tables: Omit<Table, "headerRows">[];
@@ -27,11 +15,12 @@ export interface RuledResult {
 }
 
 export function findRuledTables(page: number, rules: readonly Rule[], words: readonly Word[]): RuledResult {
-  const grids = gridsOf(rules);
   const tables: Omit<Table, "headerRows">[] = [];
   let rest = [...words];
-  for (const grid of grids) {
-    const box: Box = [grid.xs[0] ?? 0, grid.ys[0] ?? 0, grid.xs.at(-1) ?? 0, grid.ys.at(-1) ?? 0];
+  for (const grid of findRuledGrids(rules)) {
+    // One row or one column of boxes is a frame or a form line: its text is left to the borderless finder.
+    if (grid.xs.length < 3 || grid.ys.length < 3) continue;
+    const { box } = grid;
     const inside = (word: Word) => {
       const x = centerX(word.box);
       const y = centerY(word.box);
@@ -45,128 +34,39 @@ export function findRuledTables(page: number, rules: readonly Rule[], words: rea
   return { tables, rest };
 }
 
-/** Connected sets of rules with at least 2 columns and 2 rows of cells. */
-function gridsOf(rules: readonly Rule[]): Grid[] {
-  const horizontal = mergeCollinear(rules.filter((rule) => rule.orientation === "horizontal"));
-  const vertical = mergeCollinear(rules.filter((rule) => rule.orientation === "vertical"));
-  const all = [...horizontal, ...vertical];
-  const parent = all.map((_, i) => i);
-  const find = (i: number): number => {
-    while (parent[i] !== i) i = parent[i] = parent[parent[i] ?? i] ?? i;
-    return i;
-  };
-  horizontal.forEach((h, i) => {
-    vertical.forEach((v, j) => {
-      if (crosses(h, v)) parent[find(i)] = find(horizontal.length + j);
-    });
-  });
-  const groups = new Map<number, Rule[]>();
-  all.forEach((rule, i) => {
-    const root = find(i);
-    groups.set(root, [...(groups.get(root) ?? []), rule]);
-  });
-  const grids: Grid[] = [];
-  for (const group of groups.values()) {
-    const h = group.filter((rule) => rule.orientation === "horizontal");
-    const v = group.filter((rule) => rule.orientation === "vertical");
-    const xs = positions(v.map((rule) => rule.at));
-    const ys = positions(h.map((rule) => rule.at));
-    if (xs.length >= 3 && ys.length >= 3) grids.push({ xs, ys, horizontal: h, vertical: v });
-  }
-  return grids.sort((a, b) => (a.ys[0] ?? 0) - (b.ys[0] ?? 0));
-}
-
-function crosses(h: Rule, v: Rule): boolean {
-  return v.at >= h.from - SNAP && v.at <= h.to + SNAP && h.at >= v.from - SNAP && h.at <= v.to + SNAP;
-}
-
-/** Joins rules on the same line that touch or overlap. */
-function mergeCollinear(rules: readonly Rule[]): Rule[] {
-  const sorted = [...rules].sort((a, b) => a.at - b.at || a.from - b.from);
-  const merged: Rule[] = [];
-  for (const rule of sorted) {
-    const same = merged.findLast(
-      (other) => Math.abs(other.at - rule.at) <= SNAP / 2 && rule.from <= other.to + SNAP,
-    );
-    if (same === undefined) {
-      merged.push(rule);
-      continue;
-    }
-    merged[merged.indexOf(same)] = {
-      ...same,
-      to: Math.max(same.to, rule.to),
-      from: Math.min(same.from, rule.from),
-    };
-  }
-  return merged;
-}
-
-/** Distinct positions, those closer than MIN_CELL counting as one. */
-function positions(values: readonly number[]): number[] {
-  const sorted = [...values].sort((a, b) => a - b);
-  const out: number[] = [];
-  for (const value of sorted) {
-    const last = out.at(-1);
-    if (last === undefined || value - last >= MIN_CELL) out.push(value);
-  }
-  return out;
-}
-
-function covered(rules: readonly Rule[], at: number, from: number, to: number): boolean {
-  const middle = (from + to) / 2;
-  return rules.some((rule) => Math.abs(rule.at - at) < MIN_CELL && rule.from <= middle && rule.to >= middle);
-}
-
-/** The grid's cells, merged where a boundary is missing, holding the words whose centre they contain. */
-function fillGrid(grid: Grid, words: readonly Word[]): TableRow[] {
+/** The grid's cells (a position already taken by a merged cell stays with it), with their words. */
+function fillGrid(grid: RuledGrid, words: readonly Word[]): TableRow[] {
   const { xs, ys } = grid;
   const rows = ys.length - 1;
   const cols = xs.length - 1;
-  const owner: [number, number][][] = Array.from({ length: rows }, () => Array(cols));
-  const spans: { r: number; c: number; rowSpan: number; colSpan: number }[] = [];
-  for (let r = 0; r < rows; r++) {
-    for (let c = 0; c < cols; c++) {
-      if (owner[r]?.[c] !== undefined) continue;
-      let colSpan = 1;
-      while (
-        c + colSpan < cols &&
-        owner[r]?.[c + colSpan] === undefined &&
-        !covered(grid.vertical, xs[c + colSpan] ?? 0, ys[r] ?? 0, ys[r + 1] ?? 0)
-      )
-        colSpan++;
-      let rowSpan = 1;
-      const open = (row: number) => {
-        for (let k = c; k < c + colSpan; k++)
-          if (covered(grid.horizontal, ys[row] ?? 0, xs[k] ?? 0, xs[k + 1] ?? 0)) return false;
-        return true;
-      };
-      while (r + rowSpan < rows && open(r + rowSpan)) rowSpan++;
-      for (let i = r; i < r + rowSpan; i++)
-        for (let k = c; k < c + colSpan; k++) (owner[i] ?? [])[k] = [r, c];
-      spans.push({ r, c, rowSpan, colSpan });
-    }
-  }
-  const texts = new Map<string, Word[]>();
+  const owner: (number | undefined)[][] = Array.from({ length: rows }, () => Array(cols));
+  const cells = grid.cells.filter((cell, index) => {
+    for (let r = cell.row; r < cell.row + cell.rowSpan; r++)
+      for (let c = cell.column; c < cell.column + cell.columnSpan; c++)
+        if (owner[r]?.[c] !== undefined) return false;
+    for (let r = cell.row; r < cell.row + cell.rowSpan; r++)
+      for (let c = cell.column; c < cell.column + cell.columnSpan; c++) (owner[r] ?? [])[c] = index;
+    return true;
+  });
+  const texts = new Map<number, Word[]>();
   for (const word of words) {
-    const r = slot(ys, centerY(word.box));
-    const c = slot(xs, centerX(word.box));
-    const [or, oc] = owner[r]?.[c] ?? [r, c];
-    const key = `${or},${oc}`;
-    texts.set(key, [...(texts.get(key) ?? []), word]);
+    const index = owner[slot(ys, centerY(word.box))]?.[slot(xs, centerX(word.box))];
+    if (index !== undefined) texts.set(index, [...(texts.get(index) ?? []), word]);
   }
-  const grid2: TableRow[] = Array.from({ length: rows }, () => Array<TableCell | null>(cols).fill(null));
-  for (const { r, c, rowSpan, colSpan } of spans) {
-    const cellWords = texts.get(`${r},${c}`) ?? [];
-    const row = grid2[r];
-    if (row !== undefined)
-      row[c] = {
-        text: cellText(cellWords),
-        rowSpan,
-        colSpan,
-        bold: cellWords.length > 0 && cellWords.every((w) => w.bold),
-      };
+  // null where a merged cell covers the position (or, in a broken grid, no cell claims it).
+  const table: TableRow[] = Array.from({ length: rows }, () => Array(cols).fill(null));
+  for (const cell of cells) {
+    const cellWords = texts.get(grid.cells.indexOf(cell)) ?? [];
+    const row = table[cell.row];
+    if (row === undefined) continue;
+    row[cell.column] = {
+      text: cellText(cellWords),
+      rowSpan: cell.rowSpan,
+      colSpan: cell.columnSpan,
+      bold: cellWords.length > 0 && cellWords.every((word) => word.bold),
+    };
   }
-  return grid2;
+  return table;
 }
 
 /** Index of the interval of `bounds` holding `value`. */
