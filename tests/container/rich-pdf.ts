@@ -41,7 +41,7 @@ export interface DrawnPage {
 }
 
 /**
- * /F6: Helvetica whose bytes map to the given text through a ToUnicode CMap (what a producer of
+ * /F6: Helvetica-Oblique whose bytes map to the given text through a ToUnicode CMap (what a producer of
  * Indic PDFs writes for its shaped glyphs); its glyphs are Helvetica's, only the text matters.
  */
 export type GlyphText = Readonly<Record<string, string>>;
@@ -53,9 +53,13 @@ export async function drawnPdf(pages: readonly DrawnPage[], glyphs?: GlyphText):
     fonts[`F${i + 1}`] = doc.addSimpleFont(new mupdf.Font(name));
   });
   if (glyphs !== undefined) {
-    const font = doc.addSimpleFont(new mupdf.Font("Helvetica"));
-    font.put("ToUnicode", doc.addStream(toUnicodeCMap(glyphs), {}));
-    fonts.F6 = font;
+    // A font object of its own (addSimpleFont would share /F1's, and the CMap with it).
+    fonts.F6 = doc.addObject({
+      Type: "Font",
+      Subtype: "Type1",
+      BaseFont: "Helvetica-Oblique",
+      ToUnicode: doc.addStream(toUnicodeCMap(glyphs), {}),
+    });
   }
   for (const page of pages) {
     const resources: Record<string, unknown> = { Font: fonts };

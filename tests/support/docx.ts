@@ -36,7 +36,8 @@ export function docxParts(bytes: Uint8Array): DocxParts {
   const text = (name: string) => strFromU8(files[name] ?? new Uint8Array());
   const names = Object.keys(files);
   return {
-    document: text("word/document.xml"),
+    // Producers that write text boxes repeat them as VML in mc:Fallback: read each text once.
+    document: text("word/document.xml").replace(/<mc:Fallback>[\s\S]*?<\/mc:Fallback>/g, ""),
     headers: names.filter((name) => /^word\/header\d*\.xml$/.test(name)).map(text),
     footers: names.filter((name) => /^word\/footer\d*\.xml$/.test(name)).map(text),
     media: names.filter((name) => name.startsWith("word/media/")),

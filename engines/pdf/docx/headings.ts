@@ -29,18 +29,28 @@ export function markHeadings(pages: readonly PageModel[]): number {
   let found = 0;
   sizes.forEach((size, rank) => {
     for (const paragraph of classes.get(String(size)) ?? []) {
-      paragraph.heading = Math.min(MAX_LEVEL, rank + 1);
+      asHeading(paragraph, Math.min(MAX_LEVEL, rank + 1));
       found++;
     }
   });
   const bold = classes.get("bold") ?? [];
   if (bold.length <= limit) {
     for (const paragraph of bold) {
-      paragraph.heading = Math.min(MAX_LEVEL, sizes.length + 1);
+      asHeading(paragraph, Math.min(MAX_LEVEL, sizes.length + 1));
       found++;
     }
   }
   return found;
+}
+
+/** A numbered heading keeps its number as text and leaves the list. */
+function asHeading(paragraph: Paragraph, level: number): void {
+  paragraph.heading = level;
+  const list = paragraph.list;
+  if (list === null) return;
+  const first = paragraph.runs[0];
+  if (first !== undefined) paragraph.runs = [{ ...first, text: `${list.marker} ` }, ...paragraph.runs];
+  paragraph.list = null;
 }
 
 function stats(paragraph: Paragraph): { size: number; bold: number; letters: number; text: string } {
@@ -85,7 +95,9 @@ function bodySize(paragraphs: readonly Paragraph[]): number {
 }
 
 function headingClass(paragraph: Paragraph, body: number): string | null {
-  if (paragraph.list !== null || paragraph.lines > 3) return null;
+  if (paragraph.lines > 3) return null;
+  // A numbered line set like a heading ("2. Results" in bold or larger) is a numbered heading.
+  if (paragraph.list !== null && (paragraph.list.kind === "bullet" || paragraph.lines > 1)) return null;
   const { size, bold, letters, text } = stats(paragraph);
   if (letters < 2 || text.length > 160 || /[.,;]$/.test(text)) return null;
   if (size >= body * 1.15 && size - body >= 1) return String(Math.round(size));

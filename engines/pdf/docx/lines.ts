@@ -10,6 +10,9 @@ import type { Line } from "./model.ts";
 const MARKER_GAP = 4;
 /** Pieces of one line of text are at most this many font sizes apart. */
 const WORD_GAP = 1;
+const LEADER_GAP = 6;
+/** Dot leaders (a table of contents line). */
+export const LEADERS = /(\.\s?){4,}$|…$/;
 
 export function toLine(spans: readonly TextSpan[]): Line {
   const text = spans.map((span) => span.text).join("");
@@ -48,7 +51,9 @@ export function visualLines(lines: readonly TextLine[]): Line[] {
       if (next.baseline - current.baseline > current.size * 0.4) break;
       if (used[j] || !sameBaseline(current, next)) continue;
       const gap = next.box[0] - current.box[2];
-      const limit = current.text.trim().length <= 3 ? MARKER_GAP : WORD_GAP;
+      // A marker, or dot leaders running to a page number, may be far from what follows.
+      const limit =
+        current.text.trim().length <= 3 ? MARKER_GAP : LEADERS.test(current.text) ? LEADER_GAP : WORD_GAP;
       if (gap < -current.size * 0.5 || gap > limit * Math.max(current.size, next.size)) continue;
       current = joinLines(current, next);
       used[j] = true;

@@ -36,16 +36,18 @@ export interface ListMark {
   readonly number: number;
   /** Nesting level from the indentation, 0 outermost. */
   readonly level: number;
+  /** The marker as printed ("•", "3.", "b)"). */
+  readonly marker: string;
 }
 
 export interface Paragraph {
   readonly type: "paragraph";
   readonly box: Box;
-  readonly runs: readonly Run[];
+  runs: readonly Run[];
   readonly lines: number;
   /** Heading level 1–6, or 0 for body text. */
   heading: number;
-  readonly list: ListMark | null;
+  list: ListMark | null;
   /** Left indentation from the text column's left edge, points. */
   readonly indent: number;
   readonly alignment: "left" | "center" | "right" | "justified";

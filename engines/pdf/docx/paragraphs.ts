@@ -20,7 +20,7 @@ const NUMBERED = /^\(?(\d{1,3}|[a-z]|[A-Z]|[ivxlc]{2,6}|[IVXLC]{2,6})([.)])\s+/u
 interface Draft {
   lines: Line[];
   runs: Run[];
-  list: { kind: ListKind; number: number } | null;
+  list: { kind: ListKind; number: number; marker: string } | null;
   /** x where the text (after a list marker) starts. */
   textLeft: number;
   steps: number[];
@@ -85,7 +85,7 @@ function start(line: Line, mark: ReturnType<typeof listMark>): Draft {
   return {
     lines: [line],
     runs: runsOf(spans),
-    list: { kind: mark.kind, number: mark.number },
+    list: { kind: mark.kind, number: mark.number, marker: line.text.slice(0, mark.length).trim() },
     textLeft,
     steps: [],
   };
@@ -105,11 +105,22 @@ function continues(draft: Draft, line: Line, column: Column): boolean {
     return false;
   // Left edge: list items continue under their text; other text may not step in.
   const left = draft.list !== null ? draft.textLeft : Math.min(...draft.lines.slice(-1).map((l) => l.box[0]));
-  if (line.box[0] > left + size * 0.8) return false;
+  // An indented line starts a new paragraph (first-line indent), except under a first line that
+  // ran to the column's edge: that is a hanging indent (footnotes, references).
+  const hanging = draft.list === null && draft.lines.length === 1 && previous.box[2] >= column.right - size;
+  if (line.box[0] > left + size * 0.8 && !hanging) return false;
   if (draft.list !== null && line.box[0] < left - size * 0.8) return false;
   // The line above stopped although the next word would have fitted: the author broke it.
+  // A line of a table of contents ("Title . . . . 12") is an entry of its own.
+  if (/(\.\s?){4,}\s*\S{1,8}$/.test(previous.text)) return false;
   const word = firstWordWidth(line);
-  if (previous.box[2] + size * 0.3 + word < column.right - size * 0.5) return false;
+  const display = boldShare(previous.spans) >= 0.9 && boldShare(line.spans) >= 0.9;
+  const centred = [previous, line].every(
+    (l) =>
+      Math.abs((l.box[0] + l.box[2]) / 2 - (column.left + column.right) / 2) < size &&
+      l.box[0] > column.left + size * 2,
+  );
+  if (!centred && !display && previous.box[2] + size * 0.3 + word < column.right - size * 0.5) return false;
   return true;
 }
 

@@ -24,8 +24,14 @@ export interface RunningHeads {
   readonly footer: Paragraph[];
 }
 
+/** The text with page numbers (digits, or a lone roman numeral) as "#". */
+function pageless(text: string): string {
+  const key = text.replace(/\d+/g, "#").replace(/\s+/g, " ").trim().toLowerCase();
+  return /^[ivxlc]+$/.test(key) ? "#" : key;
+}
+
 function keyOf(line: Line, page: PageLines, top: boolean): string {
-  const text = line.text.replace(/\d+/g, "#").replace(/\s+/g, " ").trim().toLowerCase();
+  const text = pageless(line.text);
   const y = top ? line.box[1] : page.height - line.box[3];
   return `${top ? "t" : "b"}|${Math.round(y / 6)}|${text}`;
 }
@@ -68,7 +74,9 @@ function toParagraphs(lines: { line: Line; page: number }[]): Paragraph[] {
     .map(({ line, page }) => ({
       type: "paragraph" as const,
       box: line.box,
-      runs: runsOf(line.spans).flatMap((run) => {
+      runs: runsOf(line.spans).flatMap((run, i) => {
+        // A bare page number (digits or roman) is the PAGE field itself.
+        if (pageless(line.text) === "#") return i === 0 ? [{ ...run, text: "#", pageNumber: true }] : [];
         // The number that is this page's number becomes a PAGE field.
         const parts = run.text.split(new RegExp(`(?<!\\d)(${page + 1})(?!\\d)`));
         if (parts.length === 1) return [run];

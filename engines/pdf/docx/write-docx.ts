@@ -58,9 +58,13 @@ export async function writeDocx(model: DocumentModel): Promise<Uint8Array> {
   for (const group of sameSizeRuns(model.pages)) {
     const children: (DocxParagraph | DocxTable)[] = [];
     group.forEach((page, i) => {
-      const blocks = page.blocks.flatMap((block) => blockOf(block, lists));
-      if (i > 0) children.push(new DocxParagraph({ pageBreakBefore: true, spacing: { after: 0 } }));
-      children.push(...blocks);
+      // Each page after the first starts on a new page: its first paragraph breaks before it.
+      const breakFirst = i > 0 && page.blocks[0]?.type === "paragraph";
+      if (i > 0 && !breakFirst)
+        children.push(new DocxParagraph({ pageBreakBefore: true, spacing: { after: 0 } }));
+      page.blocks.forEach((block, b) => {
+        children.push(...blockOf(block, lists, breakFirst && b === 0));
+      });
     });
     if (children.length === 0) children.push(new DocxParagraph({}));
     sections.push({
@@ -116,14 +120,14 @@ function pageProperties(pages: readonly PageModel[]) {
   };
 }
 
-function blockOf(block: Block, lists: ListNumbering): (DocxParagraph | DocxTable)[] {
+function blockOf(block: Block, lists: ListNumbering, pageBreak = false): (DocxParagraph | DocxTable)[] {
   if (block.type !== "paragraph" || block.list === null) lists.end();
-  if (block.type === "paragraph") return [paragraphOf(block, lists)];
+  if (block.type === "paragraph") return [paragraphOf(block, lists, pageBreak)];
   if (block.type === "image") return [pictureOf(block)];
   return [tableOf(block, lists)];
 }
 
-function paragraphOf(paragraph: Paragraph, lists: ListNumbering): DocxParagraph {
+function paragraphOf(paragraph: Paragraph, lists: ListNumbering, pageBreak = false): DocxParagraph {
   const heading = paragraph.heading > 0 ? HEADINGS[Math.min(paragraph.heading, 6) - 1] : undefined;
   const list = paragraph.list;
   return new DocxParagraph({
@@ -133,6 +137,7 @@ function paragraphOf(paragraph: Paragraph, lists: ListNumbering): DocxParagraph 
     ...(!list && paragraph.indent > 4 ? { indent: { left: Math.round(paragraph.indent * TWIPS) } } : {}),
     alignment: ALIGNMENTS[paragraph.alignment],
     spacing: { after: 120 },
+    ...(pageBreak ? { pageBreakBefore: true } : {}),
   });
 }
 

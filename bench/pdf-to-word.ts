@@ -1,0 +1,336 @@
+/**
+ * PDF to Word benchmark on the corpus (../shared/corpus/pdf, the first MAX_PAGES pages of each
+ * file), side by side with LibreOffice's own PDF import exported as DOCX (the usual free peer),
+ * both scored against poppler's `pdftotext` text of the same pages:
+ * - text fidelity: word F1 and word-trigram F1 (order) of the DOCX text (body, header, footer)
+ *   against the PDF's text, words as Unicode letter/digit runs, NFKC, lower case, hyphenated line
+ *   ends joined in both; goals ≥ 0.98 and ≥ 0.95 on text PDFs;
+ * - structure: "merged" is the share of pdftotext's full prose lines whose junction with the next
+ *   line of the same block (last two words + first two words) lies inside one DOCX paragraph
+ *   (mergedShare), goal ≥ 0.8 on prose; headings counted by Word Heading style, and the share of the PDF's
+ *   bookmarks (on the converted pages) found as a heading;
+ * - validity: every DOCX opens with mammoth and, when LibreOffice can be installed, with it.
+ * Without a corpus, PDFs built in code are measured. Run: `npm run bench:pdf-to-word` (installs
+ * poppler-utils and libreoffice-writer-nogui with apt when missing; says so when it cannot).
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import mammoth from "mammoth";
+import * as mupdf from "mupdf";
+import { AppError } from "../contract/index.ts";
+import { pdfToWord } from "../engines/pdf/pdf-to-word.ts";
+import { htmlPdf } from "../tests/container/rich-pdf.ts";
+import { docxParts, paragraphsOf } from "../tests/support/docx.ts";
+
+mupdf.setLog({ warning: () => {}, error: () => {} });
+
+const MAX_PAGES = 15;
+const corpus = fileURLToPath(new URL("../../shared/corpus/pdf/", import.meta.url));
+const work = mkdtempSync(join(tmpdir(), "pdf-to-word-bench-"));
+
+interface Input {
+  readonly name: string;
+  readonly path: string;
+  readonly pages: number;
+  readonly outline: readonly string[];
+}
+
+interface Scores {
+  readonly wordF1: number;
+  readonly trigramF1: number;
+  readonly merged: number | null;
+  readonly headings: number;
+  readonly outlineFound: number | null;
+  readonly mammoth: boolean;
+  readonly libreOffice: boolean | null;
+  readonly seconds: number;
+}
+
+function tokens(text: string): string[] {
+  return (
+    text
+      .normalize("NFKC")
+      .replace(/(\p{L})[-\u2010\u00AD]\n\s*(\p{Ll})/gu, "$1$2")
+      .toLowerCase()
+      .match(/[\p{L}\p{M}\p{N}]+/gu) ?? []
+  );
+}
+
+function f1(candidate: readonly string[], reference: readonly string[]): number {
+  if (candidate.length === 0 && reference.length === 0) return 1;
+  const counts = new Map<string, number>();
+  for (const item of reference) counts.set(item, (counts.get(item) ?? 0) + 1);
+  let overlap = 0;
+  for (const item of candidate) {
+    const left = counts.get(item) ?? 0;
+    if (left > 0) {
+      overlap++;
+      counts.set(item, left - 1);
+    }
+  }
+  if (overlap === 0) return 0;
+  const precision = overlap / candidate.length;
+  const recall = overlap / reference.length;
+  return (2 * precision * recall) / (precision + recall);
+}
+
+const grams = (words: readonly string[], n: number) =>
+  words.slice(0, Math.max(0, words.length - n + 1)).map((_, i) => words.slice(i, i + n).join(" "));
+
+/**
+ * Share of pdftotext's prose line junctions that fall inside one DOCX paragraph (null: too few).
+ * A junction is a full line (≥ 6 words, at least 85 % as long as the longest line of its block,
+ * no dot leaders, not ending in a hyphen) and the line after it in the same block: text that runs
+ * on, which a reflowed document must keep in one paragraph.
+ */
+function mergedShare(reference: string, paragraphs: readonly string[]): number | null {
+  const inside = new Set(paragraphs.flatMap((paragraph) => grams(tokens(paragraph), 4)));
+  let total = 0;
+  let merged = 0;
+  for (const block of reference.split(/\n\s*\n/)) {
+    const lines = block.split("\n");
+    const longest = Math.max(...lines.map((line) => line.trim().length));
+    for (let i = 0; i + 1 < lines.length; i++) {
+      const line = lines[i] ?? "";
+      const a = tokens(line);
+      const b = tokens(lines[i + 1] ?? "");
+      const full = line.trim().length >= longest * 0.85;
+      if (
+        !full ||
+        a.length < 6 ||
+        b.length < 2 ||
+        /(\.\s?){4,}/.test(line) ||
+        /[-\u2010\u00AD]\s*$/.test(line)
+      )
+        continue;
+      // A sentence end before a capital may be a paragraph end that pdftotext kept in its block.
+      if (/[.!?:]["”’)]?\s*$/.test(line) && /^\s*[\p{Lu}\d•>$]/u.test(lines[i + 1] ?? "")) continue;
+      total++;
+      if (inside.has([...a.slice(-2), ...b.slice(0, 2)].join(" "))) merged++;
+    }
+  }
+  return total < 10 ? null : merged / total;
+}
+
+function ensureTools(): { libreOffice: boolean } {
+  if (spawnSync("pdftotext", ["-v"]).error !== undefined) {
+    console.log("pdftotext is missing: installing poppler-utils with apt-get.");
+    spawnSync("apt-get", ["install", "-y", "poppler-utils"], { stdio: "inherit" });
+  }
+  if (spawnSync("soffice", ["--version"]).error !== undefined) {
+    console.log("LibreOffice is missing: installing libreoffice-writer-nogui with apt-get.");
+    spawnSync("apt-get", ["install", "-y", "libreoffice-writer-nogui"], { stdio: "inherit" });
+  }
+  const libreOffice = spawnSync("soffice", ["--version"]).error === undefined;
+  if (!libreOffice) console.log("LibreOffice could not be installed: its columns are left empty.");
+  return { libreOffice };
+}
+
+type OutlineItems = ReturnType<mupdf.Document["loadOutline"]>;
+
+function flatOutline(doc: mupdf.Document, items: OutlineItems | undefined, pages: number): string[] {
+  const titles: string[] = [];
+  for (const item of items ?? []) {
+    let page = item.page;
+    if (page === undefined && item.uri) {
+      try {
+        page = doc.resolveLink(item.uri);
+      } catch {
+        page = undefined;
+      }
+    }
+    if (item.title && page !== undefined && page >= 0 && page < pages) titles.push(item.title);
+    titles.push(...flatOutline(doc, item.down, pages));
+  }
+  return titles;
+}
+
+function inputs(): Input[] {
+  if (!existsSync(corpus)) {
+    console.log(`No corpus at ${corpus}: measuring PDFs built in code.`);
+    const path = join(work, "built.pdf");
+    const paragraph =
+      "A sentence of ordinary prose that runs on long enough to wrap over several lines. ".repeat(8);
+    writeFileSync(path, htmlPdf(`<h1>Built</h1><p>${paragraph}</p><h2>More</h2><p>${paragraph}</p>`));
+    return [{ name: "built.pdf", path, pages: 1, outline: [] }];
+  }
+  const result: Input[] = [];
+  for (const name of readdirSync(corpus)
+    .filter((file) => file.endsWith(".pdf"))
+    .sort()) {
+    try {
+      const source = new mupdf.PDFDocument(readFileSync(join(corpus, name)));
+      if (source.needsPassword() || source.countPages() === 0) {
+        result.push({ name, path: join(corpus, name), pages: 0, outline: [] });
+        continue;
+      }
+      const pages = Math.min(MAX_PAGES, source.countPages());
+      const outline = flatOutline(source, source.loadOutline() ?? undefined, pages);
+      const copy = new mupdf.PDFDocument();
+      for (let i = 0; i < pages; i++) copy.graftPage(-1, source, i);
+      const path = join(work, name);
+      writeFileSync(path, copy.saveToBuffer("").asUint8Array());
+      result.push({ name, path, pages, outline });
+    } catch {
+      result.push({ name, path: join(corpus, name), pages: 0, outline: [] });
+    }
+  }
+  return result;
+}
+
+function pdftotext(path: string): string {
+  const run = spawnSync("pdftotext", ["-enc", "UTF-8", path, "-"], { maxBuffer: 1 << 28 });
+  return run.status === 0 ? run.stdout.toString("utf8") : "";
+}
+
+/** Texts of the DOCX: body paragraphs, then header and footer paragraphs. */
+function docxTexts(bytes: Uint8Array): { paragraphs: string[]; headings: string[] } {
+  const parts = docxParts(bytes);
+  const body = paragraphsOf(parts.document);
+  const edges = [...parts.headers, ...parts.footers].flatMap((xml) => paragraphsOf(xml));
+  return {
+    paragraphs: [...body, ...edges].map((p) => p.text),
+    headings: body.filter((p) => /^Heading\d$/.test(p.style ?? "")).map((p) => p.text),
+  };
+}
+
+async function opensWithMammoth(bytes: Uint8Array): Promise<boolean> {
+  try {
+    await mammoth.extractRawText({ buffer: Buffer.from(bytes) });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** LibreOffice reads the DOCX and writes it as plain text without failing. */
+function opensWithLibreOffice(path: string): boolean {
+  const outdir = join(work, "lo-text");
+  const run = spawnSync(
+    "soffice",
+    [
+      "--headless",
+      `-env:UserInstallation=file://${work}/lo-profile`,
+      "--convert-to",
+      "txt:Text",
+      "--outdir",
+      outdir,
+      path,
+    ],
+    { timeout: 90_000 },
+  );
+  const out = join(
+    outdir,
+    path
+      .split("/")
+      .pop()
+      ?.replace(/\.docx$/, ".txt") ?? "",
+  );
+  return run.status === 0 && existsSync(out);
+}
+
+/** LibreOffice's own PDF import exported as DOCX (the peer), or null when it fails. */
+function libreOfficeDocx(input: Input): { bytes: Uint8Array; seconds: number } | null {
+  const outdir = join(work, "lo-docx");
+  const started = performance.now();
+  const run = spawnSync(
+    "soffice",
+    [
+      "--headless",
+      `-env:UserInstallation=file://${work}/lo-profile`,
+      "--infilter=writer_pdf_import",
+      "--convert-to",
+      "docx:MS Word 2007 XML",
+      "--outdir",
+      outdir,
+      input.path,
+    ],
+    { timeout: 120_000 },
+  );
+  const out = join(outdir, input.name.replace(/\.pdf$/, ".docx"));
+  if (run.status !== 0 || !existsSync(out)) return null;
+  return { bytes: new Uint8Array(readFileSync(out)), seconds: (performance.now() - started) / 1000 };
+}
+
+async function score(
+  bytes: Uint8Array,
+  seconds: number,
+  reference: string,
+  input: Input,
+  libreOffice: boolean,
+  label: string,
+): Promise<Scores> {
+  const { paragraphs, headings } = docxTexts(bytes);
+  const words = tokens(paragraphs.join("\n"));
+  const expected = tokens(reference);
+  const headingText = headings.map((h) => tokens(h).join(" "));
+  const found = input.outline.filter((title) => {
+    const wanted = tokens(title).join(" ");
+    return wanted !== "" && headingText.some((h) => h.includes(wanted) || (h !== "" && wanted.includes(h)));
+  }).length;
+  const path = join(work, `${label}-${input.name}.docx`);
+  writeFileSync(path, bytes);
+  return {
+    wordF1: f1(words, expected),
+    trigramF1: f1(grams(words, 3), grams(expected, 3)),
+    merged: mergedShare(reference, paragraphs),
+    headings: headings.length,
+    outlineFound: input.outline.length === 0 ? null : found / input.outline.length,
+    mammoth: await opensWithMammoth(bytes),
+    libreOffice: libreOffice ? opensWithLibreOffice(path) : null,
+    seconds,
+  };
+}
+
+const fixed = (value: number | null, digits = 3) => (value === null ? "–" : value.toFixed(digits));
+const yes = (value: boolean | null) => (value === null ? "–" : value ? "yes" : "**no**");
+
+const { libreOffice } = ensureTools();
+console.log(`# PDF to Word (${process.version}; first ${MAX_PAGES} pages of each corpus file)\n`);
+console.log(
+  "| file | pages | ref words | word F1 | trigram F1 | merged | headings | bookmarks found | mammoth | LibreOffice opens | s | LO import word F1 | LO trigram F1 | LO merged | LO s |",
+);
+console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+const text: { ours: Scores; peer: Scores | null; words: number }[] = [];
+for (const input of inputs()) {
+  if (input.pages === 0) {
+    console.log(`| ${input.name} | – | – | MuPDF cannot open it (encrypted or damaged) |||||||||||||`);
+    continue;
+  }
+  const reference = pdftotext(input.path);
+  const bytes = new Uint8Array(readFileSync(input.path));
+  const started = performance.now();
+  let docx: Uint8Array;
+  try {
+    docx = (await pdfToWord([{ name: input.name, kind: "pdf", bytes }], {}, () => {})).bytes;
+  } catch (error) {
+    const code = error instanceof AppError ? error.code : String(error);
+    console.log(
+      `| ${input.name} | ${input.pages} | ${tokens(reference).length} | refused: ${code} |||||||||||||`,
+    );
+    continue;
+  }
+  const ours = await score(docx, (performance.now() - started) / 1000, reference, input, libreOffice, "ours");
+  const lo = libreOffice ? libreOfficeDocx(input) : null;
+  const peer = lo === null ? null : await score(lo.bytes, lo.seconds, reference, input, false, "lo");
+  const words = tokens(reference).length;
+  text.push({ ours, peer, words });
+  console.log(
+    `| ${input.name} | ${input.pages} | ${words} | ${fixed(ours.wordF1)} | ${fixed(ours.trigramF1)} | ${fixed(ours.merged, 2)} | ${ours.headings} | ${ours.outlineFound === null ? "–" : `${Math.round(ours.outlineFound * 100)} %`} | ${yes(ours.mammoth)} | ${yes(ours.libreOffice)} | ${ours.seconds.toFixed(1)} | ${fixed(peer?.wordF1 ?? null)} | ${fixed(peer?.trigramF1 ?? null)} | ${fixed(peer?.merged ?? null, 2)} | ${peer ? peer.seconds.toFixed(1) : "–"} |`,
+  );
+}
+const textPdfs = text.filter((row) => row.words >= 100);
+const mean = (values: readonly number[]) =>
+  values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length;
+const prose = textPdfs.flatMap((row) => (row.ours.merged === null ? [] : [row.ours.merged]));
+const peerProse = textPdfs.flatMap((row) => (row.peer?.merged == null ? [] : [row.peer.merged]));
+console.log(
+  `\nText PDFs (≥ 100 reference words): ${textPdfs.length}. Mean word F1 ${fixed(mean(textPdfs.map((r) => r.ours.wordF1)))} (goal ≥ 0.98; LibreOffice import ${fixed(mean(textPdfs.flatMap((r) => (r.peer ? [r.peer.wordF1] : []))))}), ` +
+    `trigram F1 ${fixed(mean(textPdfs.map((r) => r.ours.trigramF1)))} (goal ≥ 0.95; LibreOffice ${fixed(mean(textPdfs.flatMap((r) => (r.peer ? [r.peer.trigramF1] : []))))}), ` +
+    `merged prose lines ${fixed(mean(prose), 2)} on ${prose.length} prose files (goal ≥ 0.8; LibreOffice ${fixed(mean(peerProse), 2)}). ` +
+    `Opened by mammoth: ${text.filter((r) => r.ours.mammoth).length}/${text.length}; by LibreOffice: ${libreOffice ? `${text.filter((r) => r.ours.libreOffice).length}/${text.length}` : "not installed"}.`,
+);
+rmSync(work, { recursive: true, force: true });

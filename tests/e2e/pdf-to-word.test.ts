@@ -1,0 +1,70 @@
+import { describe, expect, inject, it } from "vitest";
+import { encryptedPdf } from "../container/fixtures.ts";
+import { drawnPdf, textAt } from "../container/rich-pdf.ts";
+import { docxParts, paragraphsOf } from "../support/docx.ts";
+import { chromiumPages, downloadBytes, translator } from "./page-helpers.ts";
+
+const siteUrl = inject("siteUrl");
+const newPage = chromiumPages();
+
+/** A page with a title, a paragraph over two lines and a Hindi word in visual glyph order. */
+async function reportPdf(): Promise<Buffer> {
+  const content = [
+    textAt(72, 780, "Quarterly Report", 2, 22),
+    textAt(72, 740, "Sales rose in every region this quarter, and the team expects the same"),
+    textAt(72, 726, "next quarter."),
+    "BT /F6 11 Tf 72 700 Td (abcde) Tj ET\n",
+  ].join("");
+  const glyphs = { a: "ि", b: "क", c: "त", d: "ा", e: "ब" };
+  return Buffer.from(await drawnPdf([{ content }], glyphs));
+}
+
+describe("PDF to Word in Hindi", () => {
+  it("converts a PDF and downloads a DOCX with its headings and text", async () => {
+    const t = translator("hi");
+    const page = await newPage();
+    await page.goto(`${siteUrl}/hi/tools/pdf-to-word`);
+    // The premium OCR option is shown, and disabled until OCR exists.
+    const ocr = page.getByTestId("ocr-option").locator("input");
+    expect(await ocr.isDisabled()).toBe(true);
+    expect(await page.getByText(t("pdf-to-word:ocr.label")).count()).toBe(1);
+    await page
+      .getByTestId("file-input")
+      .setInputFiles([{ name: "रिपोर्ट.pdf", mimeType: "application/pdf", buffer: await reportPdf() }]);
+    await page.getByTestId("convert-button").click();
+    await expect
+      .poll(() => page.getByRole("heading", { name: t("pdf-to-word:resultTitle") }).count(), {
+        timeout: 90_000,
+      })
+      .toBe(1);
+    const file = await downloadBytes(page, () =>
+      page.getByRole("button", { name: t("result.download") }).click(),
+    );
+    expect(file.name).toMatch(/\.docx$/);
+    const paragraphs = paragraphsOf(docxParts(new Uint8Array(file.bytes)).document);
+    expect(paragraphs.map((p) => [p.style, p.text])).toEqual([
+      ["Heading1", "Quarterly Report"],
+      [null, "Sales rose in every region this quarter, and the team expects the same next quarter."],
+      [null, "किताब"],
+    ]);
+    await page.context().close();
+  });
+
+  it("names the cause when the PDF is locked, and keeps the file", async () => {
+    const t = translator("hi");
+    const page = await newPage();
+    await page.goto(`${siteUrl}/hi/tools/pdf-to-word`);
+    await page
+      .getByTestId("file-input")
+      .setInputFiles([
+        { name: "locked.pdf", mimeType: "application/pdf", buffer: Buffer.from(encryptedPdf()) },
+      ]);
+    await page.getByTestId("convert-button").click();
+    await expect
+      .poll(() => page.getByText(t("errors.codes.PDF_ENCRYPTED")).count(), { timeout: 60_000 })
+      .toBeGreaterThan(0);
+    expect(await page.getByTestId("chosen-file").textContent()).toContain("locked.pdf");
+    expect(await page.getByTestId("convert-button").isEnabled()).toBe(true);
+    await page.context().close();
+  });
+});
