@@ -6,6 +6,7 @@
  */
 import type * as mupdf from "mupdf";
 import { AppError, type JobFacts, pagesOf } from "../../contract/index.ts";
+import { baseName } from "../file-name.ts";
 import type { EngineHandler, EngineInput, EngineOutput, ProgressReporter } from "../types.ts";
 import { type ZipEntry, zipFiles } from "../zip.ts";
 import { extractImages } from "./extract-images.ts";
@@ -124,10 +125,4 @@ function packed(entries: readonly ZipEntry[], zipName: string, facts: JobFacts):
   if (entries.length === 1 && only !== undefined)
     return { bytes: only.bytes, facts, kind: "jpeg", name: only.name };
   return { bytes: zipFiles(entries), facts, kind: "zip", name: zipName };
-}
-
-/** The upload's name without its extension ("report.pdf" → "report"), "document" when none is left. */
-function baseName(name: string): string {
-  const stem = name.replace(/\.[^.]*$/, "").trim();
-  return stem === "" ? "document" : stem;
 }

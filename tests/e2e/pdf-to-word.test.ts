@@ -50,7 +50,7 @@ describe("PDF to Word in Hindi", () => {
     await page.context().close();
   });
 
-  it("names the cause when the PDF is locked, and keeps the file", async () => {
+  it("names a locked PDF as soon as it is picked, and keeps it shown", async () => {
     const t = translator("hi");
     const page = await newPage();
     await page.goto(`${siteUrl}/hi/tools/pdf-to-word`);
@@ -59,12 +59,15 @@ describe("PDF to Word in Hindi", () => {
       .setInputFiles([
         { name: "locked.pdf", mimeType: "application/pdf", buffer: Buffer.from(encryptedPdf()) },
       ]);
-    await page.getByTestId("convert-button").click();
+    // Spec §4: the PDF is analysed on pick, so a locked file is named before anything is uploaded.
     await expect
-      .poll(() => page.getByText(t("errors.codes.PDF_ENCRYPTED")).count(), { timeout: 60_000 })
+      .poll(() => page.getByText(t("errors.codes.PDF_ENCRYPTED"), { exact: false }).count(), {
+        timeout: 60_000,
+      })
       .toBeGreaterThan(0);
-    expect(await page.getByTestId("chosen-file").textContent()).toContain("locked.pdf");
-    expect(await page.getByTestId("convert-button").isEnabled()).toBe(true);
+    expect(await page.getByText(t("errors.analyzeFailed")).count()).toBeGreaterThan(0);
+    expect(await page.getByTestId("chosen-pdf").textContent()).toContain("locked.pdf");
+    expect(await page.getByTestId("convert-button").isDisabled()).toBe(true);
     await page.context().close();
   });
 });

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ChosenPdf } from "../../client/src/components/pdf/chosen-pdf";
-import { usePdfAnalysis } from "../../client/src/components/pdf/use-pdf-analysis";
+import { usePickedPdf } from "../../client/src/components/pdf/use-picked-pdf";
 import { ChoiceGroup } from "../../client/src/components/tool/choice-group";
 import { FileDropzone } from "../../client/src/components/tool/file-dropzone";
 import { documentFacts, ResultPanel } from "../../client/src/components/tool/result-panel";
@@ -9,9 +9,7 @@ import { TaskActions } from "../../client/src/components/tool/task-actions";
 import { ToolShell } from "../../client/src/components/tool/tool-shell";
 import { finishedTaskActions, useToolTask } from "../../client/src/components/tool/use-tool-task";
 import { SizeComparison } from "../../client/src/features/image-converter/size-comparison";
-import type { ApiError } from "../../client/src/lib/api/api-error";
-import { apiErrorMessage, showApiError, showErrorMessage } from "../../client/src/lib/show-error";
-import { showToast } from "../../client/src/lib/toast-store";
+import { showApiError, showErrorMessage } from "../../client/src/lib/show-error";
 import tool from "./tool.ts";
 import "./compress-pdf.css";
 
@@ -25,17 +23,8 @@ export default function CompressPdfPage() {
   // Shared helpers take the common namespace.
   const { t: shared } = useTranslation();
   const language = i18n.resolvedLanguage ?? "en";
-  const [file, setFile] = useState<File | null>(null);
+  const { file, setFile, analysis } = usePickedPdf();
   const [level, setLevel] = useState<Level>("medium");
-  const named = (error: ApiError) =>
-    file === null
-      ? apiErrorMessage(shared, error)
-      : shared("errors.fileProblem", { name: file.name, message: apiErrorMessage(shared, error) });
-  // Spec §4: the page count is read as soon as the file is picked; a PDF that cannot be opened
-  // (password, damage) is named before anything is uploaded for compression.
-  const analysis = usePdfAnalysis(file, (error) =>
-    showToast({ variant: "destructive", title: shared("errors.analyzeFailed"), description: named(error) }),
-  );
   // On error the file stays selected so the user can retry.
   const task = useToolTask(tool.id, (error) =>
     showApiError(shared, shared("errors.compressionFailed"), error),

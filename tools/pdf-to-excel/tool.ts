@@ -1,22 +1,29 @@
 import { z } from "zod";
 import {
+  AVAILABLE,
   CONTAINER,
   declareTool,
-  NOT_BUILT,
   options,
   pdfConvertEndpoint,
   pdfInput,
 } from "../../contract/tool-kit.ts";
 
-/** PDF to Excel: the tables of the chosen pages. `?output_format=xlsx` asks for the file itself. */
+/**
+ * PDF to Excel (spec §2): the tables of the chosen pages, one worksheet each, numbers and dates as
+ * typed cells. `?output_format=xlsx` asks for the file itself.
+ */
 export default declareTool({
   id: "pdf-to-excel",
   category: "pdf",
   order: 5,
   icon: "table",
-  ...NOT_BUILT,
+  ...AVAILABLE,
   input: pdfInput(1),
-  options: z.object({ page_ranges: options.pageRanges() }),
+  options: z.object({
+    page_ranges: options.pageRanges(),
+    /** Also put the text outside the tables on a sheet of its own. */
+    text_sheet: options.flag(),
+  }),
   output: { kind: "xlsx" },
   engine: CONTAINER,
   endpoint: pdfConvertEndpoint("xlsx"),

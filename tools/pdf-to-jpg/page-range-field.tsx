@@ -24,7 +24,7 @@ export function PageRangeField({
   const hintId = useId();
   const errorId = useId();
   return (
-    <div className="field pdf-to-jpg__ranges">
+    <div className="field pdf-converter__ranges">
       <label htmlFor={inputId}>
         {t("pageRanges")} <span className="field__required">{t("optional")}</span>
       </label>
@@ -42,11 +42,11 @@ export function PageRangeField({
         data-testid="page-ranges"
       />
       {error === null ? null : (
-        <p id={errorId} className="pdf-to-jpg__error" role="alert" data-testid="page-ranges-error">
+        <p id={errorId} className="pdf-converter__error" role="alert" data-testid="page-ranges-error">
           {shared(`errors.${error.key}`, { ...error })}
         </p>
       )}
-      <p id={hintId} className="pdf-to-jpg__hint">
+      <p id={hintId} className="pdf-converter__hint">
         {t("pageRangesHint")}
       </p>
     </div>

@@ -1,24 +1,18 @@
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ChosenPdf } from "../../client/src/components/pdf/chosen-pdf";
-import { toggledRanges } from "../../client/src/components/pdf/page-picks";
-import { PageGrid, type ToggleGesture } from "../../client/src/components/pdf/page-thumbnails";
-import { usePdfAnalysis } from "../../client/src/components/pdf/use-pdf-analysis";
-import { Spinner } from "../../client/src/components/spinner";
+import { PdfConverterForm } from "../../client/src/components/pdf/pdf-converter-form";
+import { usePagePicks } from "../../client/src/components/pdf/use-page-picks";
+import { usePickedPdf } from "../../client/src/components/pdf/use-picked-pdf";
 import { ChoiceGroup } from "../../client/src/components/tool/choice-group";
-import { FileDropzone } from "../../client/src/components/tool/file-dropzone";
 import { type ResultFact, ResultPanel } from "../../client/src/components/tool/result-panel";
-import { TaskProgress } from "../../client/src/components/tool/task-progress";
 import { ToolShell } from "../../client/src/components/tool/tool-shell";
 import { downloadResult, useToolTask } from "../../client/src/components/tool/use-tool-task";
-import type { ApiError } from "../../client/src/lib/api/api-error";
-import { pagesOf, parsePageRanges, type TaskResult } from "../../client/src/lib/contract";
+import type { TaskResult } from "../../client/src/lib/contract";
 import { formatFileSize } from "../../client/src/lib/format/file-size";
-import { apiErrorMessage, showErrorMessage } from "../../client/src/lib/show-error";
+import { showErrorMessage } from "../../client/src/lib/show-error";
 import { showToast } from "../../client/src/lib/toast-store";
 import { PageRangeField } from "./page-range-field";
 import tool, { CONVERSION_MODES, DEFAULT_RESOLUTION, RESOLUTIONS, type Resolution } from "./tool.ts";
-import "./pdf-to-jpg.css";
 
 type Mode = (typeof CONVERSION_MODES)[number];
 
@@ -31,23 +25,9 @@ export default function PdfToJpgScreen() {
   const { t, i18n } = useTranslation([tool.id, "common"]);
   const { t: shared } = useTranslation();
   const language = i18n.resolvedLanguage ?? "en";
-  const [file, setFile] = useState<File | null>(null);
+  const { file, setFile, analysis, describe } = usePickedPdf();
   const [mode, setMode] = useState<Mode>("convert-pages");
-  const [ranges, setRanges] = useState("");
   const [dpi, setDpi] = useState<Resolution>(DEFAULT_RESOLUTION);
-  const lastToggled = useRef<number | null>(null);
-  const describe = (error: ApiError) =>
-    file === null
-      ? apiErrorMessage(shared, error)
-      : shared("errors.fileProblem", { name: file.name, message: apiErrorMessage(shared, error) });
-  // A PDF the server cannot open is named once, as it is found; the user may pick another.
-  const analysis = usePdfAnalysis(file, (error) =>
-    showToast({
-      variant: "destructive",
-      title: shared("errors.analyzeFailed"),
-      description: describe(error),
-    }),
-  );
   const pages = analysis.state === "ready" ? analysis.pages : null;
   const task = useToolTask(tool.id, (error) =>
     showToast({
@@ -64,24 +44,13 @@ export default function PdfToJpgScreen() {
     if (doneTask !== null) downloadResult(doneTask);
   }, [doneTask]);
 
-  const parsed = useMemo(() => (pages === null ? null : parsePageRanges(ranges, pages)), [ranges, pages]);
-  const rangeError = mode === "convert-pages" && parsed !== null && !parsed.ok ? parsed.error : null;
-  const selected = useMemo(
-    () => new Set(ranges.trim() !== "" && parsed?.ok ? pagesOf(parsed.ranges) : []),
-    [ranges, parsed],
-  );
+  const picks = usePagePicks(pages);
+  const rangeError = mode === "convert-pages" ? picks.error : null;
 
   const pick = (next: File | null) => {
     task.reset();
     setFile(next);
-    setRanges("");
-    lastToggled.current = null;
-  };
-
-  // Clicking a thumbnail adds or removes its page; with shift, the run from the last click.
-  const toggle = (page: number, gesture: ToggleGesture) => {
-    setRanges(toggledRanges(selected, page, gesture.shift, lastToggled.current));
-    lastToggled.current = page;
+    picks.clear();
   };
 
   const convert = () => {
@@ -92,7 +61,7 @@ export default function PdfToJpgScreen() {
     const fields: Record<string, string> = { conversion_mode: mode };
     if (mode === "convert-pages") {
       fields.dpi = String(dpi);
-      if (ranges.trim() !== "") fields.page_ranges = ranges.trim();
+      if (picks.ranges.trim() !== "") fields.page_ranges = picks.ranges.trim();
     }
     void task.run([file], fields);
   };
@@ -141,90 +110,54 @@ export default function PdfToJpgScreen() {
   const canConvert = pages !== null && rangeError === null && !busy;
   return (
     <ToolShell toolId={tool.id}>
-      <div className="pdf-to-jpg">
-        <div className="pdf-to-jpg__settings">
-          <FileDropzone
-            limits={tool.input}
-            disabled={busy}
-            compact={file !== null}
-            onAccept={(files) => pick(files[0] ?? null)}
-          />
-          {file === null ? null : (
-            <ChosenPdf file={file} analysis={analysis} disabled={busy} onRemove={() => pick(null)} />
-          )}
-          {pages === null ? (
-            <p className="state-message" data-testid="no-pages-notice">
-              {file === null
-                ? shared("errors.noFile")
-                : analysis.state === "analyzing"
-                  ? t("waitAnalysis")
-                  : t("chooseAnother")}
-            </p>
-          ) : (
-            <>
-              <ChoiceGroup
-                name="conversion_mode"
-                legend={t("mode")}
-                value={mode}
-                disabled={busy}
-                onChange={setMode}
-                choices={CONVERSION_MODES.map((value) => ({
-                  value,
-                  label: t(`modes.${value}.label`),
-                  hint: t(`modes.${value}.hint`),
-                }))}
-              />
-              {mode === "convert-pages" ? (
-                <>
-                  <PageRangeField value={ranges} error={rangeError} disabled={busy} onChange={setRanges} />
-                  <ChoiceGroup
-                    name="dpi"
-                    legend={t("resolution")}
-                    value={dpi}
-                    disabled={busy}
-                    onChange={setDpi}
-                    choices={RESOLUTIONS.map((value) => ({
-                      value,
-                      label: t(`resolutions.${value}`),
-                      hint: t("dpi", { dpi: value }),
-                    }))}
-                  />
-                </>
-              ) : null}
-              <div className="tool-actions">
-                <TaskProgress phase={phase} />
-                <button
-                  type="button"
-                  className="button button--primary button--large button--block"
-                  disabled={!canConvert}
-                  aria-busy={busy}
-                  onClick={convert}
-                  data-testid="convert-button"
-                >
-                  {busy ? (
-                    <span className="pdf-to-jpg__busy">
-                      <Spinner />
-                      {phase.name === "processing" && phase.percent > 0
-                        ? t("convertingPercent", { percent: phase.percent })
-                        : t("converting")}
-                    </span>
-                  ) : (
-                    t("convert")
-                  )}
-                </button>
-              </div>
-            </>
-          )}
-        </div>
-        {file !== null && pages !== null ? (
-          <PageGrid
-            file={file}
-            pages={pages}
-            selected={mode === "convert-pages" ? selected : undefined}
-            onToggle={mode === "convert-pages" && !busy ? toggle : undefined}
-          />
+      <PdfConverterForm
+        toolId={tool.id}
+        limits={tool.input}
+        file={file}
+        analysis={analysis}
+        phase={phase}
+        busy={busy}
+        canConvert={canConvert}
+        onPick={pick}
+        onConvert={convert}
+        selected={mode === "convert-pages" ? picks.selected : undefined}
+        onToggle={mode === "convert-pages" && !busy ? picks.toggle : undefined}
+      >
+        <ChoiceGroup
+          name="conversion_mode"
+          legend={t("mode")}
+          value={mode}
+          disabled={busy}
+          onChange={setMode}
+          choices={CONVERSION_MODES.map((value) => ({
+            value,
+            label: t(`modes.${value}.label`),
+            hint: t(`modes.${value}.hint`),
+          }))}
+        />
+        {mode === "convert-pages" ? (
+          <>
+            <PageRangeField
+              value={picks.ranges}
+              error={rangeError}
+              disabled={busy}
+              onChange={picks.setRanges}
+            />
+            <ChoiceGroup
+              name="dpi"
+              legend={t("resolution")}
+              value={dpi}
+              disabled={busy}
+              onChange={setDpi}
+              choices={RESOLUTIONS.map((value) => ({
+                value,
+                label: t(`resolutions.${value}`),
+                hint: t("dpi", { dpi: value }),
+              }))}
+            />
+          </>
         ) : null}
-      </div>
+      </PdfConverterForm>
     </ToolShell>
   );
 }

@@ -1,12 +1,12 @@
-import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { ChosenPdf } from "../../client/src/components/pdf/chosen-pdf";
+import { usePickedPdf } from "../../client/src/components/pdf/use-picked-pdf";
 import { FileDropzone } from "../../client/src/components/tool/file-dropzone";
 import type { ResultFact } from "../../client/src/components/tool/result-panel";
 import { TaskActions } from "../../client/src/components/tool/task-actions";
 import { TaskResultPanel } from "../../client/src/components/tool/task-result-panel";
 import { ToolShell } from "../../client/src/components/tool/tool-shell";
 import { useToolTask } from "../../client/src/components/tool/use-tool-task";
-import { formatFileSize } from "../../client/src/lib/format/file-size";
 import { showApiError, showErrorMessage } from "../../client/src/lib/show-error";
 import tool from "./tool.ts";
 import "./pdf-to-word.css";
@@ -22,7 +22,7 @@ export default function PdfToWordPage() {
   const { t, i18n } = useTranslation([tool.id, "common"]);
   const { t: shared } = useTranslation();
   const language = i18n.resolvedLanguage ?? "en";
-  const [file, setFile] = useState<File | null>(null);
+  const { file, setFile, analysis } = usePickedPdf();
   const task = useToolTask(tool.id, (error) =>
     showApiError(shared, shared("errors.conversionFailed"), error),
   );
@@ -75,19 +75,15 @@ export default function PdfToWordPage() {
   return (
     <ToolShell toolId={tool.id}>
       <div className="pdf-to-word">
+        <FileDropzone
+          limits={tool.input}
+          disabled={busy}
+          compact={file !== null}
+          onAccept={(files) => pick(files[0] ?? null)}
+        />
         {file ? (
-          <div className="pdf-to-word__file" data-testid="chosen-file">
-            <span className="pdf-to-word__name" title={file.name}>
-              {file.name}
-            </span>
-            <span className="pdf-to-word__size">{formatFileSize(file.size, shared, language)}</span>
-            <button type="button" className="button button--ghost" disabled={busy} onClick={() => pick(null)}>
-              {t("remove")}
-            </button>
-          </div>
-        ) : (
-          <FileDropzone limits={tool.input} disabled={busy} onAccept={(files) => pick(files[0] ?? null)} />
-        )}
+          <ChosenPdf file={file} analysis={analysis} disabled={busy} onRemove={() => pick(null)} />
+        ) : null}
         <label className="pdf-to-word__ocr" data-testid="ocr-option">
           <input type="checkbox" name="ocr" checked={false} disabled readOnly />
           <span>
@@ -100,7 +96,7 @@ export default function PdfToWordPage() {
         <TaskActions
           phase={phase}
           busy={busy}
-          disabled={file === null}
+          disabled={analysis.state !== "ready"}
           label={t("convert")}
           busyLabel={t("converting")}
           onStart={convert}
