@@ -51,7 +51,7 @@ describe("converter service", () => {
     const png = pngFile("x.png", await halfTransparentPng(40, 30));
     const output = await jobOutput(await postJob(converter.url, "png-to-jpg", { quality: "high" }, [png]));
     expect(output.kind).toBe("jpeg");
-    expect(output.facts).toEqual({ width: 40, height: 30 });
+    expect(output.facts).toEqual({ width: 40, height: 30, metadata_removed: false, first_frame_only: false });
     expect((await sharp(output.bytes).metadata()).format).toBe("jpeg");
   });
 

@@ -15,10 +15,19 @@ export default function ImageConverterPage({ toolId }: { toolId: ToolId }) {
   const settings = converterSettings(toolId);
   const [quality, setQuality] = useState<QualityPreset>(settings.defaultQuality);
   const format = settings.targetFormat;
-  // The engines never copy metadata and keep an animation's first frame; they say when it mattered.
+  // The pixel size made, and what the engines say when it mattered: metadata never copied, an
+  // animation's first frame kept.
   const noteFor = ({ state }: DoneItem) => {
-    const { metadata_removed: metadataRemoved, first_frame_only: firstFrameOnly } = state.result.facts;
+    const {
+      width,
+      height,
+      metadata_removed: metadataRemoved,
+      first_frame_only: firstFrameOnly,
+    } = state.result.facts;
     const notes = [
+      ...(typeof width === "number" && typeof height === "number"
+        ? [t("result.pixels", { width, height })]
+        : []),
       ...(metadataRemoved === true ? [t("imageConverter.metadataRemoved")] : []),
       ...(firstFrameOnly === true ? [t("imageConverter.firstFrameOnly")] : []),
     ];
