@@ -23,6 +23,8 @@ describe("Compress PDF in French", () => {
     await page.getByLabel(t("compress-pdf:levels.low.label")).check();
     await page.getByRole("button", { name: t("compress-pdf:compress") }).click();
     await expect.poll(() => page.getByTestId("result-panel").isVisible(), { timeout: 60_000 }).toBe(true);
+    // The result takes the focus (the compress button that had it is gone), so it is announced.
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("result-title");
     expect(await page.getByRole("heading", { name: t("compress-pdf:resultTitle") }).count()).toBe(1);
     expect(await page.getByTestId("size-comparison").isVisible()).toBe(true);
     expect(await page.getByText(t("compress-pdf:levels.low.label")).count()).toBeGreaterThan(0);

@@ -1,5 +1,5 @@
 import type { TFunction } from "i18next";
-import type { ReactNode } from "react";
+import { type ReactNode, useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import type { TaskResult } from "../../lib/contract";
 import { Icon } from "../icon";
@@ -34,9 +34,17 @@ interface ResultPanelProps {
   children?: ReactNode;
 }
 
-/** The result of a task: facts, download, delete now, process another, and when files expire. */
+/**
+ * The result of a task: facts, download, delete now, process another, and when files expire. It
+ * takes the focus to its title when it appears, so keyboard users land on it and screen readers
+ * announce it (the form it replaces, and the button that had the focus, are gone).
+ */
 export function ResultPanel(props: ResultPanelProps) {
   const { t, i18n } = useTranslation();
+  const title = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    title.current?.focus();
+  }, []);
   const expires = new Date(props.expiresAt);
   const time = Number.isNaN(expires.getTime())
     ? null
@@ -47,7 +55,7 @@ export function ResultPanel(props: ResultPanelProps) {
         <span className="result-panel__check">
           <Icon name="check" />
         </span>
-        <h2 id="result-title" className="result-panel__title">
+        <h2 id="result-title" className="result-panel__title" ref={title} tabIndex={-1}>
           {props.title}
         </h2>
       </div>
