@@ -4,11 +4,11 @@ import { PdfConverterForm } from "../../client/src/components/pdf/pdf-converter-
 import { usePagePicks } from "../../client/src/components/pdf/use-page-picks";
 import { usePickedPdf } from "../../client/src/components/pdf/use-picked-pdf";
 import { ChoiceGroup } from "../../client/src/components/tool/choice-group";
-import { type ResultFact, ResultPanel } from "../../client/src/components/tool/result-panel";
+import type { ResultFact } from "../../client/src/components/tool/result-panel";
+import { TaskResultPanel } from "../../client/src/components/tool/task-result-panel";
 import { ToolShell } from "../../client/src/components/tool/tool-shell";
 import { downloadResult, useToolTask } from "../../client/src/components/tool/use-tool-task";
 import type { TaskResult } from "../../client/src/lib/contract";
-import { formatFileSize } from "../../client/src/lib/format/file-size";
 import { showErrorMessage } from "../../client/src/lib/show-error";
 import { showToast } from "../../client/src/lib/toast-store";
 import { PageRangeField } from "./page-range-field";
@@ -66,12 +66,11 @@ export default function PdfToJpgScreen() {
     void task.run([file], fields);
   };
 
-  // What the result panel says of a finished conversion: file, what was made, resolution, size.
+  // What the result panel says of a finished conversion after file, pages and size: what was made.
   const resultFacts = (result: TaskResult): ResultFact[] => {
     const number = (value: number) => new Intl.NumberFormat(language).format(value);
     const { pages_rendered: rendered, images_extracted: extracted, dpi: used, repaired } = result.facts;
     return [
-      { id: "name", label: shared("result.fileName"), value: result.filename },
       ...(typeof rendered === "number"
         ? [{ id: "pages", label: t("pagesRendered"), value: number(rendered) }]
         : []),
@@ -81,7 +80,6 @@ export default function PdfToJpgScreen() {
       ...(typeof used === "number"
         ? [{ id: "dpi", label: t("resolution"), value: t("dpi", { dpi: used }) }]
         : []),
-      { id: "size", label: shared("result.size"), value: formatFileSize(result.new_size, shared, language) },
       // MuPDF rebuilt a damaged file: the user should look at the result.
       ...(repaired === true ? [{ id: "repaired", label: t("repairedLabel"), value: t("repaired") }] : []),
     ];
@@ -90,17 +88,15 @@ export default function PdfToJpgScreen() {
   if (phase.name === "done") {
     return (
       <ToolShell toolId={tool.id}>
-        <ResultPanel
+        <TaskResultPanel
+          phase={phase}
           title={t("resultTitle", {
             count: phase.result.facts.pages_rendered ?? phase.result.facts.images_extracted ?? 1,
           })}
           facts={resultFacts(phase.result)}
-          downloadLabel={shared("result.download")}
           anotherLabel={t("another")}
-          expiresAt={phase.expiresAt}
-          deleting={phase.deleting}
-          onDownload={() => downloadResult(phase.result)}
-          onDelete={() => void task.deleteNow().then((deleted) => deleted && pick(null))}
+          deleteNow={task.deleteNow}
+          onDeleted={() => pick(null)}
           onAnother={() => pick(null)}
         />
       </ToolShell>
