@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import { defineConfig, type Plugin } from "vite";
+import { blogContentFiles } from "./scripts/blog-content-files.ts";
 import { writeToolRegistry } from "./scripts/tool-registry.ts";
 import { SECURITY_HEADERS } from "./worker/security-headers.ts";
 
@@ -82,7 +83,7 @@ export default defineConfig({
   root: "client",
   base: "/",
   publicDir: false,
-  plugins: [toolRegistry(), react(), securityHeadersFile(), logoFile(), moduleList()],
+  plugins: [toolRegistry(), react(), securityHeadersFile(), logoFile(), blogContentFiles(), moduleList()],
   build: {
     outDir: "../dist/client",
     emptyOutDir: true,

@@ -2,6 +2,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { API_PATHS, AppError } from "../contract/index.ts";
 import { apiHeaders } from "./api-headers.ts";
 import { componentSchemas, registerApiRoutes } from "./api-routes.ts";
+import { registerBlogContentRoute } from "./blog-content-route.ts";
 import { requireCsrf } from "./csrf.ts";
 import type { AppEnv } from "./env.ts";
 import { onError } from "./http-errors.ts";
@@ -40,6 +41,7 @@ app.get(API_PATHS.openapi, (c) => {
 app.all("/api/*", () => {
   throw new AppError("BAD_REQUEST", "Unknown API path or method");
 });
+registerBlogContentRoute(app);
 app.all("*", (c) => c.env.ASSETS.fetch(c.req.raw));
 
 app.onError(onError);

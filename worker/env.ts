@@ -17,6 +17,11 @@ export interface Env {
   TASK_READ_RATE_LIMIT: RateLimit;
   /** Minutes after which a task's files and state are deleted. */
   RETENTION_MINUTES: string;
+  /**
+   * Base address of a public blog content repository (metadata.json, posts/, images/ below it);
+   * empty or unset: the copy of content/blog deployed with the assets.
+   */
+  BLOG_CONTENT_BASE?: string;
   /** Local development and tests only: the converter as a plain HTTP service. */
   CONVERTER_URL?: string;
   /** Shared secret the converter requires in X-Converter-Secret (a secret; `.dev.vars` locally). */

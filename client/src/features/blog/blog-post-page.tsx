@@ -5,7 +5,8 @@ import { Icon, type IconName } from "../../components/icon";
 import { LocalizedLink } from "../../components/localized-link";
 import { blogTagPath, PATHS } from "../../config/paths";
 import { usePageMeta } from "../../lib/use-page-meta";
-import { Markdown } from "./markdown";
+import { PostBody } from "./post-body";
+import { postHead } from "./post-head";
 import { PostMeta } from "./post-meta";
 import { type Attachment, assetUrl, loadPost, PostNotFoundError } from "./posts";
 import { ShareButtons } from "./share-buttons";
@@ -35,19 +36,13 @@ export default function BlogPostPage() {
     queryFn: () => loadPost(slug),
     retry: (count, error) => !(error instanceof PostNotFoundError) && count < 3,
   });
-  const post = query.data?.post;
+  const head = query.data ? postHead(query.data.post, t("pages.blog.title")) : null;
   usePageMeta({
-    title: post?.title ?? t("pages.blog.title"),
-    description: post?.description ?? t("pages.blog.description"),
-    type: post ? "article" : "website",
-    ...(post?.image ? { image: assetUrl(post.image) ?? undefined } : {}),
-    extra: post
-      ? {
-          "article:author": post.author,
-          "article:published_time": post.date,
-          "article:tag": post.tags.join(", "),
-        }
-      : {},
+    title: head?.title ?? t("pages.blog.title"),
+    description: head?.description ?? t("pages.blog.description"),
+    type: head ? "article" : "website",
+    ...(head?.image ? { image: assetUrl(head.image) } : {}),
+    extra: head ? { ...head.articleTags } : {},
   });
 
   if (query.isPending) {
@@ -82,16 +77,14 @@ export default function BlogPostPage() {
         <PostMeta post={article} />
       </header>
       <ShareButtons title={article.title} description={article.description} url={url} />
-      <div className="prose article__body">
-        <Markdown source={body} resolveImage={assetUrl} />
-      </div>
+      <PostBody markdown={body} />
       {article.attachments && article.attachments.length > 0 ? (
         <section className="attachments" aria-labelledby="attachments-title">
           <h2 id="attachments-title">{t("pages.post.attachments")}</h2>
           <ul>
             {article.attachments.map((attachment) => (
               <li key={attachment.url}>
-                <a href={assetUrl(attachment.url) ?? undefined} target="_blank" rel="noopener noreferrer">
+                <a href={assetUrl(attachment.url)} target="_blank" rel="noopener noreferrer">
                   <Icon name={ATTACHMENT_ICONS[attachment.type]} /> {attachment.title}{" "}
                   <span className="attachments__type">
                     ({t(`pages.post.attachmentType.${attachment.type}`)})

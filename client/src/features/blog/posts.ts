@@ -1,67 +1,19 @@
-import { z } from "zod";
+import { localDay, metadataSchema, publishedPosts, type BlogPost } from "./post-schema";
+
+export type { Attachment, BlogPost } from "./post-schema";
 
 /**
- * Blog content lives in the repository under content/blog/: `metadata.json` ({ posts: [...] }),
- * one Markdown body per post in `posts/{slug}.md`, and images or attachments anywhere below.
- * Everything is bundled at build time, so reading a post never calls another site.
+ * Where the blog's files are read (spec §7): `metadata.json`, `posts/{slug}.md` and the images and
+ * attachments. The Worker answers this path from the deployed copy of content/blog, or from the
+ * content repository that BLOG_CONTENT_BASE names (worker/blog-content-route.ts), so the page only
+ * ever talks to its own origin and the CSP stays `'self'`.
  */
-const metadataFiles = import.meta.glob<{ default: unknown }>("../../../../content/blog/metadata.json");
-const bodyFiles = import.meta.glob<string>("../../../../content/blog/posts/*.md", {
-  query: "?raw",
-  import: "default",
-});
-const assetFiles = import.meta.glob<string>(
-  "../../../../content/blog/**/*.{png,jpg,jpeg,webp,gif,svg,pdf,mp4,webm}",
-  { query: "?url", import: "default", eager: true },
-);
-const CONTENT_BASE = "../../../../content/blog/";
+export const CONTENT_BASE = "/content/blog";
 
-const attachmentSchema = z.object({
-  url: z.string(),
-  title: z.string(),
-  type: z.enum(["pdf", "video", "image"]),
-});
-
-const postSchema = z.object({
-  slug: z.string().regex(/^[a-z0-9][a-z0-9-]*$/),
-  title: z.string(),
-  description: z.string(),
-  author: z.string(),
-  /** Publication day, YYYY-MM-DD. */
-  date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
-  readingTime: z.number().int().positive(),
-  tags: z.array(z.string()).default([]),
-  image: z.string().optional(),
-  attachments: z.array(attachmentSchema).optional(),
-});
-
-export type BlogPost = z.infer<typeof postSchema>;
-export type Attachment = z.infer<typeof attachmentSchema>;
-
-const metadataSchema = z.object({ posts: z.array(postSchema) });
-
-/** The address of a post asset: absolute http(s) addresses as they are, else the bundled file. */
-export function assetUrl(path: string): string | null {
+/** The address of a content file: absolute http(s) addresses as they are, else under CONTENT_BASE. */
+export function assetUrl(path: string): string {
   if (/^https?:\/\//i.test(path)) return path;
-  return assetFiles[`${CONTENT_BASE}${path.replace(/^\.?\//, "")}`] ?? null;
-}
-
-function today(): string {
-  const now = new Date();
-  const pad = (value: number) => String(value).padStart(2, "0");
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
-}
-
-/** Published posts (dated today or earlier), newest first, optionally only those with a tag. */
-export async function loadPosts(tag?: string): Promise<BlogPost[]> {
-  const load = metadataFiles[`${CONTENT_BASE}metadata.json`];
-  if (!load) return [];
-  const metadata = metadataSchema.parse((await load()).default);
-  const cutoff = today();
-  return metadata.posts
-    .filter((post) => post.date <= cutoff)
-    .filter((post) => !tag || post.tags.includes(tag))
-    .sort((a, b) => b.date.localeCompare(a.date));
+  return `${CONTENT_BASE}/${path.replace(/^(\.\/|\/)+/, "")}`;
 }
 
 export class PostNotFoundError extends Error {
@@ -72,21 +24,31 @@ export class PostNotFoundError extends Error {
 }
 
 export class PostBodyError extends Error {
-  constructor(slug: string) {
-    super(`Failed to load post content: ${slug}`);
+  constructor(slug: string, cause?: unknown) {
+    super(`Failed to load post content: ${slug}`, { cause });
     this.name = "PostBodyError";
   }
 }
 
-/** A published post with its Markdown body. */
-export async function loadPost(slug: string): Promise<{ post: BlogPost; body: string }> {
-  const post = (await loadPosts()).find((candidate) => candidate.slug === slug);
+async function fetchOk(path: string, signal?: AbortSignal): Promise<Response> {
+  const response = await fetch(`${CONTENT_BASE}/${path}`, { signal: signal ?? null });
+  if (!response.ok) throw new Error(`GET ${CONTENT_BASE}/${path} answered ${response.status}`);
+  return response;
+}
+
+/** Published posts (dated today or earlier), newest first, optionally only those with a tag. */
+export async function loadPosts(tag?: string, signal?: AbortSignal): Promise<BlogPost[]> {
+  const metadata = metadataSchema.parse(await (await fetchOk("metadata.json", signal)).json());
+  return publishedPosts(metadata.posts, localDay(new Date()), tag);
+}
+
+/** A published post with its Markdown body; an unknown or future slug is "not found". */
+export async function loadPost(slug: string, signal?: AbortSignal): Promise<{ post: BlogPost; body: string }> {
+  const post = (await loadPosts(undefined, signal)).find((candidate) => candidate.slug === slug);
   if (!post) throw new PostNotFoundError(slug);
-  const load = bodyFiles[`${CONTENT_BASE}posts/${slug}.md`];
-  if (!load) throw new PostBodyError(slug);
   try {
-    return { post, body: await load() };
-  } catch {
-    throw new PostBodyError(slug);
+    return { post, body: await (await fetchOk(`posts/${post.slug}.md`, signal)).text() };
+  } catch (error) {
+    throw new PostBodyError(slug, error);
   }
 }
