@@ -14,6 +14,13 @@ import * as mupdf from "mupdf";
 import type { Page } from "playwright-core";
 import sharp from "sharp";
 import { launchChromium } from "../tests/e2e/browser.ts";
+import compressImage from "../tools/compress-image/tool.ts";
+import compressPdf from "../tools/compress-pdf/tool.ts";
+import markdownToPdf from "../tools/markdown-to-pdf/tool.ts";
+import mergePdf from "../tools/merge-pdf/tool.ts";
+import pdfToExcel from "../tools/pdf-to-excel/tool.ts";
+import pdfToWord from "../tools/pdf-to-word/tool.ts";
+import splitPdf from "../tools/split-pdf/tool.ts";
 
 const OUT_DIR = resolve(import.meta.dirname, "../content/blog/images");
 const MAX_BYTES = 120 * 1024;
@@ -69,11 +76,9 @@ function photoPng(): Promise<Buffer> {
 }
 
 async function allThumbnailsDrawn(page: Page, count: number): Promise<void> {
-  await page.waitForFunction(
-    (n) => document.querySelectorAll('[data-state="drawn"]').length >= n,
-    count,
-    { timeout: 30_000 },
-  );
+  await page.waitForFunction((n) => document.querySelectorAll('[data-state="drawn"]').length >= n, count, {
+    timeout: 30_000,
+  });
 }
 
 const pdf = (name: string, buffer: Buffer) => ({ name, mimeType: "application/pdf", buffer });
@@ -86,18 +91,18 @@ async function choose(page: Page, tool: string, files: { name: string; mimeType:
 /** Each shot: what to do on a fresh page, then the element to capture. */
 const SHOTS: Record<string, (page: Page) => Promise<string>> = {
   "compress-pdf-levels": async (page) => {
-    await choose(page, "compress-pdf", [pdf("annual-report.pdf", reportPdf("Annual report", 3))]);
+    await choose(page, compressPdf.id, [pdf("annual-report.pdf", reportPdf("Annual report", 3))]);
     await page.getByRole("radio").first().waitFor();
     return "main";
   },
   "compress-pdf-result": async (page) => {
-    await choose(page, "compress-pdf", [pdf("annual-report.pdf", reportPdf("Annual report", 3))]);
+    await choose(page, compressPdf.id, [pdf("annual-report.pdf", reportPdf("Annual report", 3))]);
     await page.getByRole("button", { name: "Compress PDF", exact: true }).click();
     await page.getByRole("button", { name: "Delete now" }).waitFor({ timeout: 60_000 });
     return "main";
   },
   "merge-pdf-order": async (page) => {
-    await choose(page, "merge-pdf", [
+    await choose(page, mergePdf.id, [
       pdf("cover-letter.pdf", reportPdf("Cover letter", 1)),
       pdf("invoice-october.pdf", reportPdf("Invoice", 2)),
       pdf("receipts.pdf", reportPdf("Receipts", 3)),
@@ -107,33 +112,38 @@ const SHOTS: Record<string, (page: Page) => Promise<string>> = {
     return "main";
   },
   "split-pdf-ranges": async (page) => {
-    await choose(page, "split-pdf", [pdf("contract.pdf", reportPdf("Contract", 6))]);
+    await choose(page, splitPdf.id, [pdf("contract.pdf", reportPdf("Contract", 6))]);
     await page.getByTestId("page-ranges").fill("1-2,5");
-    await page.locator('[data-testid="page-thumbnail"][data-state="drawn"]').first().waitFor({ timeout: 30_000 });
+    await page
+      .locator('[data-testid="page-thumbnail"][data-state="drawn"]')
+      .first()
+      .waitFor({ timeout: 30_000 });
     await page.waitForTimeout(1500);
     return "main";
   },
   "pdf-to-excel-statement": async (page) => {
-    await choose(page, "pdf-to-excel", [pdf("statement-october.pdf", statementPdf())]);
+    await choose(page, pdfToExcel.id, [pdf("statement-october.pdf", statementPdf())]);
     await page.getByRole("button", { name: "Convert to Excel" }).waitFor();
     await allThumbnailsDrawn(page, 1);
     await page.waitForTimeout(2500);
     return "main";
   },
   "pdf-to-word-options": async (page) => {
-    await choose(page, "pdf-to-word", [pdf("proposal.pdf", reportPdf("Proposal", 2))]);
+    await choose(page, pdfToWord.id, [pdf("proposal.pdf", reportPdf("Proposal", 2))]);
     await page.getByRole("button", { name: "Convert to Word" }).waitFor();
     return "main";
   },
   "compress-image-quality": async (page) => {
-    await choose(page, "compress-image", [{ name: "holiday-photo.png", mimeType: "image/png", buffer: await photoPng() }]);
+    await choose(page, compressImage.id, [
+      { name: "holiday-photo.png", mimeType: "image/png", buffer: await photoPng() },
+    ]);
     await page.getByRole("button", { name: "Compress", exact: true }).waitFor();
     await page.waitForTimeout(1500);
     return "main";
   },
   "markdown-to-pdf-telugu": async (page) => {
     const markdown = "# నా గమనికలు\n\n- హిందీ: नमस्ते\n- తమిళం: வணக்கம்\n";
-    await choose(page, "markdown-to-pdf", [
+    await choose(page, markdownToPdf.id, [
       { name: "notes-te.md", mimeType: "text/markdown", buffer: Buffer.from(markdown) },
     ]);
     await page.getByRole("button", { name: "Convert to PDF" }).waitFor();
@@ -198,7 +208,7 @@ async function recordFrames(page: Page, frames: Buffer[], msEach: number): Promi
 
 /** The merge flow as a video: files chosen, order reversed, merged. */
 async function mergeVideo(page: Page): Promise<Buffer> {
-  await choose(page, "merge-pdf", [
+  await choose(page, mergePdf.id, [
     pdf("cover-letter.pdf", reportPdf("Cover letter", 1)),
     pdf("invoice-october.pdf", reportPdf("Invoice", 2)),
     pdf("receipts.pdf", reportPdf("Receipts", 3)),

@@ -6,7 +6,6 @@
  * same layout. Either way the browser reads them from this origin, so the CSP needs no other origin.
  */
 import type { Hono } from "hono";
-import type { AppEnv } from "./env.ts";
 import { BLOG_CONTENT_PATH, contentFilePath } from "./blog-content-types.ts";
 import { SECURITY_HEADERS } from "./security-headers.ts";
 
@@ -18,22 +17,34 @@ const UPSTREAM_TIMEOUT_MS = 10_000;
 function plainText(status: number, text: string): Response {
   return new Response(text, {
     status,
-    headers: { ...SECURITY_HEADERS, "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+    headers: {
+      ...SECURITY_HEADERS,
+      "Content-Type": "text/plain; charset=utf-8",
+      "Cache-Control": "no-store",
+    },
   });
 }
 
-async function upstream(env: AppEnv["Bindings"], path: string, request: Request): Promise<Response> {
+/** The bindings this route reads (a subset of the Worker's Env, so it runs on any Hono app). */
+export interface BlogContentEnv {
+  ASSETS: { fetch(input: URL | RequestInfo, init?: RequestInit): Promise<Response> };
+  BLOG_CONTENT_BASE?: string;
+}
+
+async function upstream(env: BlogContentEnv, path: string, request: Request): Promise<Response> {
   const base = env.BLOG_CONTENT_BASE?.trim();
   if (base) {
-    return fetch(`${base.replace(/\/+$/, "")}/${path}`, {
+    // Cached at the edge as long as browsers keep it (`cf` is ignored outside Workers).
+    const init: RequestInit & { cf?: { cacheTtl: number } } = {
       signal: AbortSignal.timeout(UPSTREAM_TIMEOUT_MS),
       cf: { cacheTtl: MAX_AGE },
-    });
+    };
+    return fetch(`${base.replace(/\/+$/, "")}/${path}`, init);
   }
   return env.ASSETS.fetch(new URL(`${BLOG_CONTENT_PATH}${path}`, request.url));
 }
 
-export function registerBlogContentRoute(app: Hono<AppEnv>): void {
+export function registerBlogContentRoute<E extends { Bindings: BlogContentEnv }>(app: Hono<E>): void {
   app.get(`${BLOG_CONTENT_PATH}*`, async (c) => {
     const file = contentFilePath(c.req.path.slice(BLOG_CONTENT_PATH.length));
     if (file === null) return plainText(404, "Not found");
@@ -44,7 +55,8 @@ export function registerBlogContentRoute(app: Hono<AppEnv>): void {
       return plainText(502, "Content repository unavailable");
     }
     // The assets answer a missing file with the SPA's index.html (not_found_handling).
-    if (!response.ok || response.headers.get("Content-Type")?.startsWith("text/html")) return plainText(404, "Not found");
+    if (!response.ok || response.headers.get("Content-Type")?.startsWith("text/html"))
+      return plainText(404, "Not found");
     return new Response(response.body, {
       headers: {
         ...SECURITY_HEADERS,

@@ -27,4 +27,3 @@ export function contentFilePath(path: string): { path: string; type: string } | 
   const type = CONTENT_TYPES[extension];
   return type === undefined ? null : { path, type };
 }
-

@@ -1,4 +1,4 @@
-import { localDay, metadataSchema, publishedPosts, type BlogPost } from "./post-schema";
+import { type BlogPost, localDay, metadataSchema, publishedPosts } from "./post-schema";
 
 export type { Attachment, BlogPost } from "./post-schema";
 
@@ -43,7 +43,10 @@ export async function loadPosts(tag?: string, signal?: AbortSignal): Promise<Blo
 }
 
 /** A published post with its Markdown body; an unknown or future slug is "not found". */
-export async function loadPost(slug: string, signal?: AbortSignal): Promise<{ post: BlogPost; body: string }> {
+export async function loadPost(
+  slug: string,
+  signal?: AbortSignal,
+): Promise<{ post: BlogPost; body: string }> {
   const post = (await loadPosts(undefined, signal)).find((candidate) => candidate.slug === slug);
   if (!post) throw new PostNotFoundError(slug);
   try {

@@ -14,14 +14,76 @@ import DOMPurify, { type WindowLike } from "dompurify";
 export const CLOBBER_PREFIX = "user-content-";
 
 const TAGS = [
-  "a", "abbr", "b", "blockquote", "br", "caption", "code", "dd", "del", "details", "div", "dl", "dt",
-  "em", "figcaption", "figure", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "i", "img", "ins", "kbd",
-  "li", "mark", "ol", "p", "pre", "q", "s", "samp", "small", "span", "strong", "sub", "summary", "sup",
-  "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul", "var",
+  "a",
+  "abbr",
+  "b",
+  "blockquote",
+  "br",
+  "caption",
+  "code",
+  "dd",
+  "del",
+  "details",
+  "div",
+  "dl",
+  "dt",
+  "em",
+  "figcaption",
+  "figure",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "hr",
+  "i",
+  "img",
+  "ins",
+  "kbd",
+  "li",
+  "mark",
+  "ol",
+  "p",
+  "pre",
+  "q",
+  "s",
+  "samp",
+  "small",
+  "span",
+  "strong",
+  "sub",
+  "summary",
+  "sup",
+  "table",
+  "tbody",
+  "td",
+  "tfoot",
+  "th",
+  "thead",
+  "tr",
+  "ul",
+  "var",
 ];
 const ATTRIBUTES = [
-  "href", "src", "alt", "title", "cite", "id", "name", "align", "colspan", "rowspan", "start",
-  "reversed", "lang", "dir", "datetime", "open", "width", "height",
+  "href",
+  "src",
+  "alt",
+  "title",
+  "cite",
+  "id",
+  "name",
+  "align",
+  "colspan",
+  "rowspan",
+  "start",
+  "reversed",
+  "lang",
+  "dir",
+  "datetime",
+  "open",
+  "width",
+  "height",
 ];
 
 const LINK_SCHEMES = new Set(["http", "https", "irc", "ircs", "mailto", "xmpp"]);
@@ -34,7 +96,9 @@ const SCHEMES_BY_ATTRIBUTE: Readonly<Record<string, ReadonlySet<string>>> = {
 };
 
 /** What a URL parser skips: C0 controls and space around, tabs and newlines anywhere. */
-const IGNORED_BY_URL_PARSERS = /[\u0000-\u0020\u007f-\u009f\u00a0\u1680\u180e\u2000-\u2029\u205f\u3000\ufeff]/g;
+const IGNORED_BY_URL_PARSERS =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what this removes
+  /[\u0000-\u0020\u007f-\u009f\u00a0\u1680\u180e\u2000-\u2029\u205f\u3000\ufeff]/g;
 const SCHEME = /^([a-z][a-z0-9+.-]*):/i;
 
 /** The scheme a browser would read in `address` (lower case), or null for a relative address. */
@@ -51,7 +115,9 @@ function isContentRelative(address: string): boolean {
 export type ResolveContentPath = (path: string) => string;
 
 /** A sanitiser on the given window (the browser's, or jsdom's in tests). */
-export function createPostSanitizer(window: WindowLike): (html: string, resolve: ResolveContentPath) => string {
+export function createPostSanitizer(
+  window: WindowLike,
+): (html: string, resolve: ResolveContentPath) => string {
   const purify = DOMPurify(window);
   let resolve: ResolveContentPath = (path) => path;
   purify.addHook("afterSanitizeAttributes", (node) => {
@@ -61,7 +127,8 @@ export function createPostSanitizer(window: WindowLike): (html: string, resolve:
       if (value === null) continue;
       const scheme = schemeOf(value);
       if (scheme !== null && !schemes.has(scheme)) element.setAttribute(attribute, "");
-      else if (attribute !== "cite" && isContentRelative(value)) element.setAttribute(attribute, resolve(value.trim()));
+      else if (attribute !== "cite" && isContentRelative(value))
+        element.setAttribute(attribute, resolve(value.trim()));
     }
     if (element.tagName !== "A") return;
     const href = element.getAttribute("href") ?? "";
