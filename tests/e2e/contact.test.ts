@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import type { Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
 import { CONTACT_PATHS, contactReceiptSchema } from "../../contract/contact.ts";
@@ -6,6 +8,20 @@ import { chromiumPages, translator } from "./page-helpers.ts";
 const siteUrl = inject("siteUrl");
 const newPage = chromiumPages();
 const SUBMIT = `**${CONTACT_PATHS.submit}`;
+const AXE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+
+/** WCAG 2 A/AA violations axe-core finds in the contact form, as "rule: target" lines. */
+async function axeViolations(page: Page): Promise<string[]> {
+  // Evaluated through the DevTools protocol: the site's CSP rightly refuses an injected <script>.
+  await page.evaluate(readFileSync(AXE, "utf8"));
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: typeof import("axe-core") }).axe;
+    const result = await axe.run("[data-testid=contact-form]", {
+      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] },
+    });
+    return result.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(" ")}`));
+  });
+}
 
 async function fill(page: Page, t: ReturnType<typeof translator>, values: Record<string, string>) {
   for (const [field, value] of Object.entries(values))
@@ -25,7 +41,11 @@ describe("Contact form", () => {
     const page = await newPage();
     await page.goto(`${siteUrl}/es/contact?topic=billing`);
     expect(await page.locator("#contact-topic").inputValue()).toBe("billing");
-    await fill(page, t, { name: "Lucía Pérez", email: "lucia@example.org", message: "¿Tienen un plan anual?" });
+    await fill(page, t, {
+      name: "Lucía Pérez",
+      email: "lucia@example.org",
+      message: "¿Tienen un plan anual?",
+    });
 
     // Hold the request until the page has been seen waiting for it.
     let release: () => void = () => {};
@@ -138,19 +158,23 @@ describe("Contact form", () => {
     const send = page.getByRole("button", { name: t("pages.contact.submit") });
     await send.click();
     const problems = page.getByTestId("field-problem");
-    await expect.poll(() => problems.allTextContents()).toEqual([
-      t("pages.contact.problems.nameRequired"),
-      t("pages.contact.problems.emailRequired"),
-      t("pages.contact.problems.messageRequired"),
-    ]);
+    await expect
+      .poll(() => problems.allTextContents())
+      .toEqual([
+        t("pages.contact.problems.nameRequired"),
+        t("pages.contact.problems.emailRequired"),
+        t("pages.contact.problems.messageRequired"),
+      ]);
     expect(await page.evaluate(() => document.activeElement?.id)).toBe("contact-name");
+    // The form with its messages shown (and its hidden honeypot) passes axe-core's WCAG 2.1 AA rules.
+    expect(await axeViolations(page)).toEqual([]);
 
     await fill(page, t, { name: "Chloé", email: "chloe@", message: "Bonjour" });
     await send.click();
-    await expect
-      .poll(() => problems.allTextContents())
-      .toEqual([t("pages.contact.problems.emailInvalid")]);
-    expect(await page.locator("#contact-email").getAttribute("aria-describedby")).toBe("contact-email-problem");
+    await expect.poll(() => problems.allTextContents()).toEqual([t("pages.contact.problems.emailInvalid")]);
+    expect(await page.locator("#contact-email").getAttribute("aria-describedby")).toBe(
+      "contact-email-problem",
+    );
     // Correcting the field clears its message.
     await page.locator("#contact-email").fill("chloe@example.fr");
     expect(await problems.count()).toBe(0);
@@ -161,7 +185,9 @@ describe("Contact form", () => {
     const order: string[] = [];
     for (let i = 0; i < 5; i++) {
       await page.keyboard.press("Tab");
-      order.push(await page.evaluate(() => document.activeElement?.id || document.activeElement?.tagName || ""));
+      order.push(
+        await page.evaluate(() => document.activeElement?.id || document.activeElement?.tagName || ""),
+      );
     }
     expect(order.slice(0, 4)).toEqual(["contact-email", "contact-topic", "contact-message", "BUTTON"]);
     expect(order).not.toContain("contact-website");
