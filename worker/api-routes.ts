@@ -6,11 +6,7 @@
 import type { OpenAPIHono, RouteConfig } from "@hono/zod-openapi";
 import type { Handler } from "hono";
 import { z } from "zod";
-import {
-  adminMessagesPageSchema,
-  contactReceiptSchema,
-  contactSubmissionSchema,
-} from "../contract/contact.ts";
+import { adminMessagesPageSchema, contactReceiptSchema } from "../contract/contact.ts";
 import {
   API_PATHS,
   csrfTokenResponseSchema,
@@ -56,7 +52,6 @@ const COMPONENTS = {
   ValidatePdf: validatePdfResponseSchema,
   DeleteTask: deleteTaskResponseSchema,
   Health: healthStatusSchema,
-  ContactSubmission: contactSubmissionSchema,
   ContactReceipt: contactReceiptSchema,
   AdminMessages: adminMessagesPageSchema,
 } as const;

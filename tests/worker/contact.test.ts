@@ -144,6 +144,17 @@ describe("POST /api/contact", () => {
     await storedId(await submit({ ...VALID, website: "" }));
   });
 
+  it("is documented in the OpenAPI document with the fields a sender must fill in", async () => {
+    const doc = (await (await new ApiClient().fetch("/api/openapi.json")).json()) as {
+      paths: Record<
+        string,
+        Record<string, { requestBody?: { content: Record<string, { schema: { required: string[] } }> } }>
+      >;
+    };
+    const body = doc.paths[CONTACT_PATHS.submit]?.post?.requestBody?.content["application/json"]?.schema;
+    expect(body?.required.sort()).toEqual(["email", "message", "name"]);
+  });
+
   it("needs the CSRF pair like every state-changing call", async () => {
     const response = await new ApiClient().fetch(CONTACT_PATHS.submit, {
       method: "POST",

@@ -91,8 +91,14 @@ const deleteMessage: Handler<AppEnv> = async (c) => {
 /** What the route list of api-routes.ts lends: error answers and references to its component schemas. */
 export interface RouteKit {
   errors(codes: readonly ErrorCode[]): RouteConfig["responses"];
-  json(name: "ContactSubmission" | "ContactReceipt" | "AdminMessages" | "DeleteTask"): JsonContent;
+  json(name: "ContactReceipt" | "AdminMessages" | "DeleteTask"): JsonContent;
   postGuards: readonly ErrorCode[];
+}
+
+/** The request body as a sender writes it (topic, language and honeypot may be left out). */
+function submissionBody(): JsonContent {
+  const { $schema: _, ...schema } = z.toJSONSchema(contactSubmissionSchema, { io: "input" });
+  return { "application/json": { schema } };
 }
 
 const bearer = z.object({ Authorization: z.string().describe("Bearer <ADMIN_TOKEN>") });
@@ -108,7 +114,7 @@ export function contactRoutes({ errors, json, postGuards }: RouteKit): ApiRoute[
         summary: "Send a contact message (stored; forwarded by email when configured)",
         request: {
           headers: z.object({ "X-CSRF-Token": z.string() }),
-          body: { required: true, content: json("ContactSubmission") },
+          body: { required: true, content: submissionBody() },
         },
         responses: {
           201: { description: "Stored", content: json("ContactReceipt") },
