@@ -6,6 +6,7 @@
 import type { OpenAPIHono, RouteConfig } from "@hono/zod-openapi";
 import type { Handler } from "hono";
 import { z } from "zod";
+import { adminMessagesPageSchema, contactReceiptSchema } from "../contract/contact.ts";
 import {
   API_PATHS,
   csrfTokenResponseSchema,
@@ -28,6 +29,7 @@ import {
   taskTypeSchema,
   validatePdfResponseSchema,
 } from "../contract/index.ts";
+import { contactRoutes } from "./contact/contact-routes.ts";
 import { csrfTokenRoute } from "./csrf.ts";
 import type { AppEnv } from "./env.ts";
 import { healthRoute } from "./health-route.ts";
@@ -50,6 +52,8 @@ const COMPONENTS = {
   ValidatePdf: validatePdfResponseSchema,
   DeleteTask: deleteTaskResponseSchema,
   Health: healthStatusSchema,
+  ContactReceipt: contactReceiptSchema,
+  AdminMessages: adminMessagesPageSchema,
 } as const;
 type ComponentName = keyof typeof COMPONENTS;
 /** A reference to a component schema. */
@@ -58,6 +62,8 @@ type Ref = { readonly $ref: string };
 type Json = Record<string, unknown>;
 const ref = (name: ComponentName): Ref => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: Ref | Json) => ({ "application/json": { schema } });
+/** A JSON body or answer, as routes describe it. */
+export type JsonContent = ReturnType<typeof json>;
 const binary = { type: "string", format: "binary" } as const;
 
 /** Error answers grouped by status, each naming its codes. */
@@ -280,6 +286,7 @@ export function apiRoutes(): ApiRoute[] {
     },
     ...START_PATHS.map(startRoute),
     ...taskRoutes(),
+    ...contactRoutes({ errors, json: (name) => json(ref(name)), postGuards: POST_GUARDS }),
   ];
 }
 

@@ -1,3 +1,4 @@
+import type { ContactInbox } from "./contact/contact-inbox.ts";
 import type { ConverterContainer } from "./converter-container.ts";
 import type { TaskObject } from "./task-object.ts";
 
@@ -28,6 +29,18 @@ export interface Env {
   CONVERTER_SECRET: string;
   /** Key of the CSRF token signatures (a secret; `.dev.vars` locally). */
   CSRF_SECRET: string;
+  /** The contact messages (one object, SQLite storage). */
+  CONTACT_INBOX: DurableObjectNamespace<ContactInbox>;
+  /** Per-client limit on contact messages (`[[ratelimits]]`). */
+  CONTACT_RATE_LIMIT: RateLimit;
+  /** Bearer token of the admin routes (a secret); unset, they answer 404. */
+  ADMIN_TOKEN?: string;
+  /** Optional `[[send_email]]` binding that forwards each contact message. */
+  CONTACT_EMAIL?: SendEmail;
+  /** Where contact messages are forwarded (a verified Email Routing destination); unset, none is. */
+  CONTACT_FORWARD_TO?: string;
+  /** Sender of forwarded messages, on a domain with Email Routing. */
+  CONTACT_FORWARD_FROM?: string;
 }
 
 /** Hono environment of the API. */

@@ -5,7 +5,8 @@ import type { AppEnv } from "./env.ts";
 /** Key used when no client address is known (local development, where one user runs everything). */
 const LOCAL_CLIENT = "local";
 
-function clientKey(c: Context<AppEnv>): string {
+/** The calling client, as the rate limits count it. */
+export function clientKey(c: Context<AppEnv>): string {
   return c.req.header("CF-Connecting-IP") ?? LOCAL_CLIENT;
 }
 

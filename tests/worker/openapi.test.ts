@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { adminMessagePath, CONTACT_PATHS } from "../../contract/contact.ts";
 import {
   API_PATHS,
   downloadPath,
@@ -36,6 +37,8 @@ describe("OpenAPI document", () => {
     const expected = [
       ...Object.values(API_PATHS),
       HEALTH_PATH,
+      ...Object.values(CONTACT_PATHS),
+      adminMessagePath("{id}"),
       ...TOOL_IDS.map((id) => TOOLS[id].endpoint.path),
       ...taskTypeSchema.options.flatMap((type) => [
         statusPath(type, "{taskId}"),
