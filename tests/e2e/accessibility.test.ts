@@ -65,12 +65,26 @@ async function seriousViolations(page: Page): Promise<string[]> {
     );
 }
 
+/** Waits until no CSS transition runs (colours measured mid-change would be neither theme's). */
+async function settled(page: Page) {
+  await expect
+    .poll(() =>
+      page.evaluate(
+        () =>
+          document.getAnimations().filter((a) => a instanceof CSSTransition && a.playState === "running")
+            .length,
+      ),
+    )
+    .toBe(0);
+}
+
 /** Opens a route and waits until its page (lazy screen, language strings) is drawn. */
 async function open(page: Page, path: string, lang: string) {
   await page.goto(`${siteUrl}/${lang}${path === "/" ? "" : path}`);
   await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe(lang);
   await page.locator("h1").first().waitFor({ state: "visible", timeout: 30_000 });
   await page.waitForLoadState("networkidle");
+  await settled(page);
 }
 
 describe("accessibility (axe-core)", () => {
@@ -83,6 +97,7 @@ describe("accessibility (axe-core)", () => {
         for (const violation of await seriousViolations(page)) found.push(`${route}: ${violation}`);
         // The same page in the dark theme, whose colours come from the other half of each token.
         await page.emulateMedia({ colorScheme: "dark" });
+        await settled(page);
         for (const violation of await seriousViolations(page)) found.push(`${route} (dark): ${violation}`);
         await page.emulateMedia({ colorScheme: "light" });
       }
