@@ -99,7 +99,7 @@ describe("Images to PDF in English", () => {
     await page.context().close();
   });
 
-  it("refuses a selection holding a non-image, keeps the list, and removes single images", async () => {
+  it("refuses a non-image by name, keeps the images of the same selection, and removes single images", async () => {
     const t = translator("en");
     const page = await newPage();
     await page.goto(`${siteUrl}/tools/images-to-pdf`);
@@ -111,9 +111,11 @@ describe("Images to PDF in English", () => {
         await imageFile("green.jpg"),
         { name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello") },
       ]);
-    await expect.poll(() => page.getByText(t("errors.onlyImages")).first().isVisible()).toBe(true);
-    // The whole selection was refused: green.jpg was not added either.
-    expect(await rowNames(page)).toEqual(["red.png"]);
+    const refusal = t("errors.fileProblem", { name: "notes.txt", message: t("errors.onlyImages") });
+    await expect.poll(() => page.getByText(refusal).first().isVisible()).toBe(true);
+    // Only the non-image was refused: green.jpg joined the list.
+    await expect.poll(() => rowNames(page)).toEqual(["red.png", "green.jpg"]);
+    await page.getByRole("button", { name: t("fileList.remove", { name: "green.jpg" }) }).click();
     await page.getByRole("button", { name: t("fileList.remove", { name: "red.png" }) }).click();
     await expect.poll(() => page.getByTestId("file-row").count()).toBe(0);
     expect(await page.getByRole("button", { name: t("images-to-pdf:convert") }).isDisabled()).toBe(true);

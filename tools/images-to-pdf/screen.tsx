@@ -83,7 +83,7 @@ export default function ImagesToPdfPage() {
           <FileDropzone
             limits={tool.input}
             accept={{ "image/*": [] }}
-            refuseSelection={(files) => (files.every(isImage) ? null : shared("errors.onlyImages"))}
+            refuseFile={(file) => (isImage(file) ? null : shared("errors.onlyImages"))}
             existing={items.map((item) => item.file)}
             disabled={busy}
             compact={items.length > 0}

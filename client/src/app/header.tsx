@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { NavLink, useLocation } from "react-router";
 import { Icon } from "../components/icon";
 import { LocalizedLink } from "../components/localized-link";
+import { ThemeToggle } from "../components/theme/theme-toggle";
 import { PATHS } from "../config/paths";
 import { useLocalizedPath } from "../lib/i18n/use-localized-path";
 import { LanguageGrid, LanguageSelect } from "./language-select";
@@ -76,22 +77,26 @@ export function Header() {
         <nav className="site-nav site-nav--desktop" aria-label={t("nav.main")}>
           <NavLinks />
         </nav>
-        <div className="site-header__language">
-          <LanguageSelect />
+        <div className="site-header__actions">
+          <div className="site-header__language">
+            <LanguageSelect />
+          </div>
+          <ThemeToggle />
+          <button
+            type="button"
+            className="icon-button menu-toggle"
+            aria-expanded={menuOpen}
+            aria-controls="mobile-menu"
+            aria-label={menuOpen ? t("nav.closeMenu") : t("nav.openMenu")}
+            onClick={() => setMenuOpen((open) => !open)}
+            data-testid="menu-toggle"
+          >
+            <Icon name={menuOpen ? "close" : "menu"} />
+          </button>
         </div>
-        <button
-          type="button"
-          className="menu-toggle"
-          aria-expanded={menuOpen}
-          aria-controls="mobile-menu"
-          aria-label={menuOpen ? t("nav.closeMenu") : t("nav.openMenu")}
-          onClick={() => setMenuOpen((open) => !open)}
-        >
-          <Icon name={menuOpen ? "close" : "menu"} />
-        </button>
       </div>
       {menuOpen ? (
-        <div id="mobile-menu" className="mobile-menu">
+        <div id="mobile-menu" className="mobile-menu" data-testid="mobile-menu">
           <nav className="container site-nav site-nav--mobile" aria-label={t("nav.main")}>
             <NavLinks onPick={close} />
             <LanguageGrid onPick={close} />

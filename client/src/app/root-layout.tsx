@@ -1,6 +1,7 @@
 import { Suspense, useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { Outlet, useLocation } from "react-router";
+import { LiveAnnouncer } from "../components/live-announcer";
 import { Spinner } from "../components/spinner";
 import { Toaster } from "../components/toaster";
 import { currentLanguage } from "../lib/i18n/i18n";
@@ -35,6 +36,7 @@ export function RootLayout() {
       </main>
       <Footer />
       <Toaster />
+      <LiveAnnouncer />
     </>
   );
 }

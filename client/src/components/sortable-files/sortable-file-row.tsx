@@ -20,6 +20,21 @@ interface SortableFileRowProps {
   onRemove: (id: string) => void;
 }
 
+/**
+ * A file name that stays readable in a narrow row: the stem is cut in the middle of the name with an
+ * ellipsis while the extension stays visible (on phones the whole name wraps instead).
+ */
+function FileName({ name }: { name: string }) {
+  const extension = extensionOf(name);
+  const stem = extension ? name.slice(0, name.length - extension.length - 1) : name;
+  return (
+    <span className="file-row__label">
+      <span className="file-row__stem">{stem}</span>
+      {extension ? <span className="file-row__extension">{name.slice(stem.length)}</span> : null}
+    </span>
+  );
+}
+
 /** One file of a sortable list: drag handle, position badge, thumbnail, name, size, problem, remove. */
 export function SortableFileRow({
   item,
@@ -66,7 +81,7 @@ export function SortableFileRow({
         </span>
       )}
       <span className="file-row__name" title={name}>
-        {name}
+        <FileName name={name} />
         {detail && !problem ? <span className="file-row__detail">{detail}</span> : null}
         {problem ? (
           <span className="file-row__problem" role="alert">

@@ -6,7 +6,8 @@ import { type InputLimits, validateFiles } from "../../lib/files/validate-files"
 import { formatLimit } from "../../lib/format/file-size";
 import { showErrorMessage } from "../../lib/show-error";
 import { Icon } from "../icon";
-import { describeProblem } from "./describe-problem";
+import { announce } from "../live-announcer";
+import { describeProblems } from "./describe-problem";
 
 interface FileDropzoneProps {
   limits: InputLimits;
@@ -16,14 +17,16 @@ interface FileDropzoneProps {
   compact?: boolean;
   /** The picker's filter when it is wider than the tool's kinds (e.g. image/*); files are still checked. */
   accept?: Record<string, string[]>;
-  /** A check of the whole selection before its files are checked one by one: a message refuses them all. */
-  refuseSelection?: (files: readonly File[]) => string | null;
+  /** The tool's own check of one file before the declaration's checks: a message refuses that file. */
+  refuseFile?: (file: File) => string | null;
   onAccept: (files: File[]) => void;
 }
 
 /**
- * A drop area that is also a button opening the file picker. New files are checked against the tool's
- * declaration (type, real content, size, count); refused files are named in a destructive toast.
+ * A drop area with a button opening the file picker (the area is not itself a control, so the button
+ * is the one keyboard stop and its name is its visible text). New files are checked against the
+ * tool's declaration (type, real content, size, count); every refused file is named once in one
+ * destructive toast, the good ones are kept.
  */
 export function FileDropzone({
   limits,
@@ -31,7 +34,7 @@ export function FileDropzone({
   disabled = false,
   compact = false,
   accept,
-  refuseSelection,
+  refuseFile,
   onAccept,
 }: FileDropzoneProps) {
   const { t, i18n } = useTranslation();
@@ -43,30 +46,40 @@ export function FileDropzone({
 
   const handleFiles = async (files: File[]) => {
     if (files.length === 0) return;
-    const refusal = refuseSelection?.(files);
-    if (refusal) {
-      showErrorMessage(t, refusal);
-      return;
-    }
+    const own = files.flatMap((file) => {
+      const message = refuseFile?.(file);
+      return message ? [t("errors.fileProblem", { name: file.name, message })] : [];
+    });
+    const candidates = refuseFile ? files.filter((file) => !refuseFile(file)) : files;
+    // The region around the dropzone keeps the keyboard focus when the dropzone itself goes away.
+    const region = rootRef.current?.closest<HTMLElement>("[data-focus-fallback]") ?? null;
     setChecking(true);
     try {
-      const { accepted, problems } = await validateFiles(
-        multiple ? files : files.slice(0, 1),
-        existing,
-        limits,
-      );
-      const first = problems[0];
-      if (first) showErrorMessage(t, describeProblem(first, limits.kinds, t, language));
-      if (accepted.length > 0) onAccept(accepted);
+      const { accepted, problems } = await validateFiles(candidates, existing, limits);
+      const refused = describeProblems(problems, {
+        kinds: limits.kinds,
+        kept: existing.length + accepted.length,
+        t,
+        language,
+      });
+      const message = [...own, ...(refused ? [refused] : [])].join("\n");
+      if (message) showErrorMessage(t, message);
+      if (accepted.length > 0) {
+        onAccept(accepted);
+        announce(t("upload.added", { count: accepted.length }));
+        keepFocus(rootRef.current, region);
+      }
     } finally {
       setChecking(false);
     }
   };
 
-  const { getRootProps, getInputProps, isDragActive } = useDropzone({
+  const { getRootProps, getInputProps, isDragActive, rootRef } = useDropzone({
     accept: accept ?? acceptFor(limits.kinds),
     multiple,
     disabled: disabled || checking,
+    // The area is not a control itself (a button inside it is): it takes clicks and drops only.
+    noKeyboard: true,
     // Every dropped file is checked here, so refused types get the tool's own message.
     onDrop: (accepted, rejected) => void handleFiles([...accepted, ...rejected.map((r) => r.file)]),
   });
@@ -84,22 +97,17 @@ export function FileDropzone({
   if (disabled || checking) classes.push("dropzone--disabled");
   if (compact) classes.push("dropzone--compact");
 
+  const browse = multiple ? t("upload.browseMany") : t("upload.browseOne");
   return (
     <div
-      {...getRootProps({
-        className: classes.join(" "),
-        role: "button",
-        "aria-label": multiple ? t("upload.browseMany") : t("upload.browseOne"),
-        "aria-describedby": hintId,
-        "aria-disabled": disabled || checking,
-      })}
+      {...getRootProps({ className: classes.join(" "), role: "group", "aria-label": t("upload.areaLabel") })}
       data-testid="dropzone"
     >
-      <input {...getInputProps({ "aria-label": t("upload.areaLabel") })} data-testid="file-input" />
+      <input {...getInputProps({ "aria-label": browse })} data-testid="file-input" />
       <span className="dropzone__icon">
         <Icon name="upload" />
       </span>
-      <p className="dropzone__title">
+      <p className="dropzone__title" aria-live="polite">
         {checking
           ? t("upload.checking")
           : isDragActive
@@ -109,12 +117,34 @@ export function FileDropzone({
               : t("upload.titleOne", { format })}
       </p>
       {compact ? null : <p className="dropzone__or">{t("upload.or")}</p>}
-      <span className="button button--primary dropzone__button">
-        {multiple ? t("upload.browseMany") : t("upload.browseOne")}
-      </span>
+      {/* Its click reaches the area, which opens the file picker. */}
+      <button
+        type="button"
+        className="button button--primary dropzone__button"
+        aria-describedby={hintId}
+        disabled={disabled || checking}
+        data-testid="dropzone-button"
+      >
+        {browse}
+      </button>
       <p className="dropzone__hint" id={hintId}>
         {hint}
       </p>
     </div>
   );
+}
+
+/**
+ * After files are added the screen may replace the dropzone (or disable it): the focus then
+ * falls to <body>. It goes back to the dropzone's button when it is still there, else to the
+ * tool's region, so the next Tab reaches the new controls.
+ */
+function keepFocus(root: HTMLElement | null, region: HTMLElement | null) {
+  requestAnimationFrame(() => {
+    const active = document.activeElement;
+    if (active && active !== document.body) return;
+    const button = root?.isConnected ? root.querySelector<HTMLButtonElement>(".dropzone__button") : null;
+    if (button && !button.disabled) button.focus();
+    else region?.focus();
+  });
 }

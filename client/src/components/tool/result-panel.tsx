@@ -3,6 +3,7 @@ import { type ReactNode, useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import type { TaskResult } from "../../lib/contract";
 import { Icon } from "../icon";
+import { announce } from "../live-announcer";
 
 export interface ResultFact {
   id: string;
@@ -37,13 +38,17 @@ interface ResultPanelProps {
 /**
  * The result of a task: facts, download, delete now, process another, and when files expire. It
  * takes the focus to its title when it appears, so keyboard users land on it and screen readers
- * announce it (the form it replaces, and the button that had the focus, are gone).
+ * announce it (the form it replaces, and the button that had the focus, are gone); its title and
+ * facts are also read out through the polite live region.
  */
 export function ResultPanel(props: ResultPanelProps) {
   const { t, i18n } = useTranslation();
   const title = useRef<HTMLHeadingElement>(null);
+  // Runs once, when the panel appears: the facts are those of the finished task.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: announced on appearance only
   useEffect(() => {
     title.current?.focus();
+    announce([props.title, ...props.facts.map((fact) => `${fact.label}: ${fact.value}`)].join(". "));
   }, []);
   const expires = new Date(props.expiresAt);
   const time = Number.isNaN(expires.getTime())

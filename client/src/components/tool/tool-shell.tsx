@@ -21,7 +21,8 @@ export function ToolShell({ toolId, children }: { toolId: ToolId; children?: Rea
         <h1 className="tool-page__title">{name}</h1>
         <p className="tool-page__description">{description}</p>
       </header>
-      <div className="tool-page__body">
+      {/* Takes the focus when the control that had it goes away (see FileDropzone). */}
+      <div className="tool-page__body" tabIndex={-1} data-focus-fallback>
         {TOOLS[toolId].available && children ? children : <UnavailableNotice />}
       </div>
     </div>

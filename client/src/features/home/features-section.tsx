@@ -2,20 +2,19 @@ import { useTranslation } from "react-i18next";
 import { Icon, type IconName } from "../../components/icon";
 import { HOME_SECTIONS } from "../../config/paths";
 import { DEFAULT_RETENTION_MINUTES } from "../../lib/contract";
+import { contentItems } from "./content-items";
 
-/** The six feature cards (spec §2: convert, edit, OCR, secure, compress, share). */
-const FEATURES: ReadonlyArray<{
-  id: "convert" | "edit" | "ocr" | "secure" | "compress" | "share";
-  icon: IconName;
-}> = [
-  { id: "convert", icon: "convert" },
-  { id: "edit", icon: "edit" },
-  { id: "ocr", icon: "ocr" },
-  { id: "secure", icon: "lock" },
-  { id: "compress", icon: "compress" },
-  { id: "share", icon: "share" },
-];
+/** The picture of each feature card of the spec (convert, edit, OCR, secure, compress, share). */
+const FEATURE_ICONS: Readonly<Record<string, IconName>> = {
+  convert: "convert",
+  edit: "edit",
+  ocr: "ocr",
+  secure: "lock",
+  compress: "compress",
+  share: "share",
+};
 
+/** The feature cards: the entries of the locale file's `features` group (spec §2: six of them). */
 export function FeaturesSection() {
   const { t } = useTranslation();
   return (
@@ -31,14 +30,14 @@ export function FeaturesSection() {
         </h2>
         <p className="section__subtitle">{t("features.subtitle")}</p>
         <ul className="card-grid card-grid--three">
-          {FEATURES.map((feature) => (
-            <li key={feature.id} className="card feature-card">
+          {contentItems(t, "features").map((feature) => (
+            <li key={feature} className="card feature-card">
               <span className="feature-card__icon">
-                <Icon name={feature.icon} />
+                <Icon name={FEATURE_ICONS[feature] ?? "document"} />
               </span>
-              <h3 className="card__title">{t(`features.${feature.id}.title`)}</h3>
+              <h3 className="card__title">{t(`features.${feature}.title`)}</h3>
               <p className="card__text">
-                {t(`features.${feature.id}.description`, { minutes: DEFAULT_RETENTION_MINUTES })}
+                {t(`features.${feature}.description`, { minutes: DEFAULT_RETENTION_MINUTES })}
               </p>
             </li>
           ))}

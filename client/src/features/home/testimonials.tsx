@@ -1,9 +1,8 @@
 import { useTranslation } from "react-i18next";
 import { HOME_SECTIONS } from "../../config/paths";
+import { contentItems } from "./content-items";
 
-const AUTHORS = ["priya", "daniel", "sofia", "arjun"] as const;
-
-/** Four quotes, each with the author's initials, name and role. */
+/** The quotes of the locale file's `testimonials` group, each with the author's initials, name and role. */
 export function Testimonials() {
   const { t } = useTranslation();
   return (
@@ -19,7 +18,7 @@ export function Testimonials() {
         </h2>
         <p className="section__subtitle">{t("testimonials.subtitle")}</p>
         <ul className="card-grid card-grid--four">
-          {AUTHORS.map((author) => (
+          {contentItems(t, "testimonials").map((author) => (
             <li key={author} className="card testimonial">
               <blockquote className="testimonial__quote">
                 <p>{t(`testimonials.${author}.quote`)}</p>

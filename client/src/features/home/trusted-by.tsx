@@ -1,8 +1,7 @@
 import { useTranslation } from "react-i18next";
+import { contentItems } from "./content-items";
 
-const COMPANIES = ["northwind", "bluepeak", "meridian", "lumen", "harbor"] as const;
-
-/** The row of five company names under the hero. */
+/** The row of company names under the hero (the `companies` group of the locale file). */
 export function TrustedBy() {
   const { t } = useTranslation();
   return (
@@ -12,7 +11,7 @@ export function TrustedBy() {
           {t("trustedBy.title")}
         </h2>
         <ul className="trusted__list">
-          {COMPANIES.map((company) => (
+          {contentItems(t, "companies").map((company) => (
             <li key={company} className="trusted__item">
               {t(`companies.${company}`)}
             </li>

@@ -8,24 +8,37 @@ export interface InputLimits {
   readonly maxTotalBytes: number;
 }
 
-/** Why a selection was refused; the screen turns it into a translated message. */
+/** Why one file was refused; the screen turns it into a translated message naming the file. */
 export type FileProblem =
   | { kind: "wrong-type"; file: File }
   | { kind: "wrong-content"; file: File }
   | { kind: "empty"; file: File }
   | { kind: "too-large"; file: File; limit: number }
-  | { kind: "too-many"; limit: number }
-  | { kind: "total-too-large"; size: number; limit: number };
+  /** A good file left out because the count limit was reached. */
+  | { kind: "too-many"; file: File; limit: number }
+  /** A good file left out because it would take the total over the limit. */
+  | { kind: "total-too-large"; file: File; limit: number };
 
 export interface ValidationResult {
   accepted: File[];
+  /** One entry per refused file, in the order the files were given. */
   problems: FileProblem[];
+}
+
+/** A file's own defect (type, emptiness, size, real bytes), or null when it is a good file. */
+async function problemOf(file: File, limits: InputLimits): Promise<FileProblem | null> {
+  if (!claimsKind(file, limits.kinds)) return { kind: "wrong-type", file };
+  if (file.size === 0) return { kind: "empty", file };
+  if (file.size > limits.maxFileBytes) return { kind: "too-large", file, limit: limits.maxFileBytes };
+  const kind = await sniffFile(file);
+  if (!kind || !limits.kinds.includes(kind)) return { kind: "wrong-content", file };
+  return null;
 }
 
 /**
  * Checks new files against a tool's input declaration, given the files already chosen: type (as
- * reported, then the real bytes), emptiness, per-file size, count and total size. Files that pass
- * are accepted in order until a count or total limit would be crossed.
+ * reported, then the real bytes), emptiness, per-file size, count and total size. Good files are
+ * accepted in order while the count and total allow; every other file gets exactly one problem.
  */
 export async function validateFiles(
   incoming: readonly File[],
@@ -37,34 +50,18 @@ export async function validateFiles(
   let count = existing.length;
   let total = existing.reduce((sum, file) => sum + file.size, 0);
   for (const file of incoming) {
-    if (!claimsKind(file, limits.kinds)) {
-      problems.push({ kind: "wrong-type", file });
-      continue;
+    const problem = await problemOf(file, limits);
+    if (problem) {
+      problems.push(problem);
+    } else if (count + 1 > limits.maxFiles) {
+      problems.push({ kind: "too-many", file, limit: limits.maxFiles });
+    } else if (total + file.size > limits.maxTotalBytes) {
+      problems.push({ kind: "total-too-large", file, limit: limits.maxTotalBytes });
+    } else {
+      accepted.push(file);
+      count += 1;
+      total += file.size;
     }
-    if (file.size === 0) {
-      problems.push({ kind: "empty", file });
-      continue;
-    }
-    if (file.size > limits.maxFileBytes) {
-      problems.push({ kind: "too-large", file, limit: limits.maxFileBytes });
-      continue;
-    }
-    const kind = await sniffFile(file);
-    if (!kind || !limits.kinds.includes(kind)) {
-      problems.push({ kind: "wrong-content", file });
-      continue;
-    }
-    if (count + 1 > limits.maxFiles) {
-      problems.push({ kind: "too-many", limit: limits.maxFiles });
-      break;
-    }
-    if (total + file.size > limits.maxTotalBytes) {
-      problems.push({ kind: "total-too-large", size: total + file.size, limit: limits.maxTotalBytes });
-      break;
-    }
-    accepted.push(file);
-    count += 1;
-    total += file.size;
   }
   return { accepted, problems };
 }

@@ -17,11 +17,6 @@ export function formatFileSize(bytes: number, t: TFunction, language: string): s
   return t("units.mb", { value: decimals(language, 2, bytes / MB) });
 }
 
-/** Size in megabytes with two decimals (the image preview shows MB). */
-export function formatMegabytes(bytes: number, t: TFunction, language: string): string {
-  return t("units.mb", { value: decimals(language, 2, bytes / MB) });
-}
-
 /** A whole-number limit such as "100 MB" for validation messages. */
 export function formatLimit(bytes: number, t: TFunction, language: string): string {
   if (bytes >= MB && bytes % MB === 0) {
