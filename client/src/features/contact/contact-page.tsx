@@ -1,5 +1,6 @@
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useSearchParams } from "react-router";
 import { showToast } from "../../lib/toast-store";
 import { usePageMeta } from "../../lib/use-page-meta";
 import "./contact.css";
@@ -19,7 +20,12 @@ const EMPTY = { name: "", email: "", topic: "", message: "" };
 export default function ContactPage() {
   const { t } = useTranslation();
   usePageMeta({ title: t("pages.contact.title"), description: t("pages.contact.description") });
-  const [values, setValues] = useState(EMPTY);
+  // A link may choose the topic (/contact?topic=billing from the premium page).
+  const [query] = useSearchParams();
+  const [values, setValues] = useState(() => ({
+    ...EMPTY,
+    topic: TOPICS.find((topic) => topic === query.get("topic")) ?? "",
+  }));
   const [submitting, setSubmitting] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);

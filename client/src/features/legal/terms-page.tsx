@@ -7,6 +7,7 @@ const SECTIONS = [
   "acceptableUse",
   "availability",
   "liability",
+  "premium",
   "openSource",
   "changes",
 ] as const;
