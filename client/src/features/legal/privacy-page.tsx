@@ -2,6 +2,7 @@ import { useTranslation } from "react-i18next";
 import { CSRF_COOKIE } from "../../lib/contract";
 import { FREE_CONVERSIONS_KEY } from "../../lib/free-conversions/free-conversions";
 import { LegalPage, type LegalSection, useLegalValues } from "./legal-page";
+import { PRIVACY_SECTIONS } from "./legal-sections";
 
 /**
  * Every cookie and browser storage entry the site writes (a Chromium test checks the list against
@@ -18,21 +19,10 @@ const STORAGE = [
   { id: "reload", name: "preload-error-reload-at" },
 ] as const;
 
-const SECTIONS = [
-  "uploads",
-  "processing",
-  "retention",
-  "cookies",
-  "storage",
-  "thirdParties",
-  "logs",
-  "contactForm",
-] as const;
-
 export default function PrivacyPage() {
   const { t } = useTranslation();
   const values = { ...useLegalValues(), notice: t("freeToolAccess.title") };
-  const items: Partial<Record<(typeof SECTIONS)[number], LegalSection["items"]>> = {
+  const items: Partial<Record<(typeof PRIVACY_SECTIONS)[number], LegalSection["items"]>> = {
     cookies: COOKIES.map((cookie) => ({
       name: cookie.name,
       text: t(`pages.privacy.cookies.items.${cookie.id}`),
@@ -47,7 +37,7 @@ export default function PrivacyPage() {
       title={t("pages.privacy.title")}
       description={t("pages.privacy.description")}
       intro={t("pages.privacy.intro", values)}
-      sections={SECTIONS.map((id) => ({
+      sections={PRIVACY_SECTIONS.map((id) => ({
         id,
         title: t(`pages.privacy.${id}.title`),
         body: t(`pages.privacy.${id}.body`, values),

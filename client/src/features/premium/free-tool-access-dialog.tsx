@@ -10,8 +10,8 @@ import { useTranslation } from "react-i18next";
 import { Icon } from "../../components/icon";
 import { LocalizedLink } from "../../components/localized-link";
 import { Spinner } from "../../components/spinner";
-import { FREE_CONVERSIONS_PER_DAY } from "../../config/free-conversions";
 import { PATHS } from "../../config/paths";
+import { recentConversions } from "../../lib/free-conversions/free-conversions";
 import {
   connectFreeToolAccessDialog,
   freeToolAccessRequest,
@@ -36,6 +36,7 @@ function FreeToolAccessDialog() {
   const { t } = useTranslation();
   const ref = useRef<HTMLDialogElement>(null);
   const [phase, setPhase] = useState<AccessPhase>({ name: "loading" });
+  const [used] = useState(() => recentConversions().length);
   const closable = phase.name === "ready";
 
   useEffect(() => runAccessClock(setPhase), []);
@@ -53,6 +54,7 @@ function FreeToolAccessDialog() {
 
   // Escape (and any other close request) dismisses the notice only once the countdown is over.
   const onKeyDown = (event: KeyboardEvent<HTMLDialogElement>) => {
+    if (event.key === "Tab") keepTabInside(event);
     if (event.key !== "Escape") return;
     event.preventDefault();
     if (closable) settleFreeToolAccess(false);
@@ -87,7 +89,7 @@ function FreeToolAccessDialog() {
           <Icon name="close" />
         </button>
       </div>
-      <p id="free-tool-access-intro">{t("freeToolAccess.intro", { count: FREE_CONVERSIONS_PER_DAY })}</p>
+      <p id="free-tool-access-intro">{t("freeToolAccess.intro", { count: used })}</p>
       <PremiumBenefits variant="list" />
       {phase.name === "loading" ? (
         <Spinner label={t("freeToolAccess.loading")} />
@@ -121,4 +123,25 @@ function FreeToolAccessDialog() {
       )}
     </dialog>
   );
+}
+
+/**
+ * Tab and Shift+Tab cycle through the dialog's enabled controls; with none yet (countdown), focus
+ * stays on the dialog instead of leaving for the browser's own interface.
+ */
+function keepTabInside(event: KeyboardEvent<HTMLDialogElement>) {
+  const controls = [...event.currentTarget.querySelectorAll<HTMLElement>("button:not(:disabled), a[href]")];
+  const first = controls[0];
+  const last = controls.at(-1);
+  const active = document.activeElement;
+  if (first === undefined || last === undefined) {
+    event.preventDefault();
+    event.currentTarget.focus();
+  } else if (event.shiftKey && (active === first || active === event.currentTarget)) {
+    event.preventDefault();
+    last.focus();
+  } else if (!event.shiftKey && active === last) {
+    event.preventDefault();
+    first.focus();
+  }
 }
