@@ -36,7 +36,9 @@ describe("Legal, about and premium pages in every language", () => {
       ["/terms-of-service", "terms", TERMS_SECTIONS],
     ] as const) {
       await page.goto(`${siteUrl}/${lang}${path}`);
-      await expect.poll(() => page.locator("h1").textContent()).toBe(t(`pages.${key}.title`));
+      await expect
+        .poll(() => page.locator("h1").textContent(), { timeout: 10_000 })
+        .toBe(t(`pages.${key}.title`));
       expect(await page.getByTestId("last-updated").textContent()).toBe(
         t("pages.legal.lastUpdated", { date }),
       );
@@ -55,7 +57,9 @@ describe("Legal, about and premium pages in every language", () => {
     }
 
     await page.goto(`${siteUrl}/${lang}/about`);
-    await expect.poll(() => page.locator("h1").textContent()).toBe(t("pages.about.heading", values));
+    await expect
+      .poll(() => page.locator("h1").textContent(), { timeout: 10_000 })
+      .toBe(t("pages.about.heading", values));
     const about = await mainText(page);
     expect(about).toContain(t("pages.about.privacy.body", values));
     expect(about).not.toMatch(RAW_KEY);
@@ -64,7 +68,9 @@ describe("Legal, about and premium pages in every language", () => {
     );
 
     await page.goto(`${siteUrl}/${lang}/premium`);
-    await expect.poll(() => page.locator("h1").textContent()).toBe(t("pages.premium.heading"));
+    await expect
+      .poll(() => page.locator("h1").textContent(), { timeout: 10_000 })
+      .toBe(t("pages.premium.heading"));
     const premium = await mainText(page);
     for (const benefit of ["unlimited", "noAds", "advanced"]) {
       expect(premium).toContain(t(`pages.premium.benefits.${benefit}.title`));
@@ -86,7 +92,8 @@ describe("Legal, about and premium pages in every language", () => {
     const page = await newPage();
     await page.goto(`${siteUrl}/tools`);
     const ocr = page.getByTestId("tool-card").filter({ hasText: t("ocr:name") });
-    await expect.poll(() => ocr.count()).toBe(1);
+    // Tool names come with each tool's own strings, loaded after the page.
+    await expect.poll(() => ocr.count(), { timeout: 15_000 }).toBe(1);
     expect(await ocr.locator(".badge--premium").textContent()).toBe(t("pages.tools.premium"));
     // Only premium tools carry the badge.
     expect(await page.locator(".badge--premium").count()).toBe(1);
@@ -117,7 +124,9 @@ describe("Cookies and browser storage", () => {
     const stored = await page.evaluate(() => [...Object.keys(localStorage), ...Object.keys(sessionStorage)]);
     expect(cookies.length).toBeGreaterThanOrEqual(2);
     await page.goto(`${siteUrl}/privacy-policy`);
-    await expect.poll(() => page.locator("h1").textContent()).toBe(t("pages.privacy.title"));
+    await expect
+      .poll(() => page.locator("h1").textContent(), { timeout: 10_000 })
+      .toBe(t("pages.privacy.title"));
     const named = await page.locator("main li code").allTextContents();
     for (const name of [...cookies, ...stored]) expect(named, name).toContain(name);
     await page.context().close();
@@ -257,7 +266,9 @@ describe("Free Tool Access notice", () => {
     await page.clock.runFor(6500);
     await dialog.getByRole("link", { name: t("freeToolAccess.upgrade") }).click();
     await expect.poll(() => new URL(page.url()).pathname).toBe("/de/premium");
-    await expect.poll(() => page.locator("h1").textContent()).toBe(t("pages.premium.heading"));
+    await expect
+      .poll(() => page.locator("h1").textContent(), { timeout: 10_000 })
+      .toBe(t("pages.premium.heading"));
     expect(await dialog.count()).toBe(0);
     await page.context().close();
   });
