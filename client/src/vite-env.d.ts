@@ -4,6 +4,8 @@ interface ImportMetaEnv {
   readonly VITE_SISTER_PRODUCT_URL?: string;
   readonly VITE_COMPANY_SOCIAL_URL?: string;
   readonly VITE_SOURCE_CODE_URL?: string;
+  /** Free conversions per 24 hours before the Free Tool Access notice (default 5; 0 turns it off). */
+  readonly VITE_FREE_CONVERSIONS_PER_DAY?: string;
 }
 
 interface ImportMeta {

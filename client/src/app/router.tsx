@@ -6,6 +6,7 @@ import ContactPage from "../features/contact/contact-page";
 import HomePage from "../features/home/home-page";
 import PrivacyPage from "../features/legal/privacy-page";
 import TermsPage from "../features/legal/terms-page";
+import PremiumPage from "../features/premium/premium-page";
 import ImageToolsPage from "../features/tools-index/image-tools-page";
 import ToolsPage from "../features/tools-index/tools-page";
 import { LANGUAGE_CODES } from "../lib/contract";
@@ -31,6 +32,7 @@ function screens(prefix: string): RouteObject[] {
     { path: at(PATHS.contact), element: <ContactPage /> },
     { path: at(PATHS.privacy), element: <PrivacyPage /> },
     { path: at(PATHS.terms), element: <TermsPage /> },
+    { path: at(PATHS.premium), element: <PremiumPage /> },
   ];
 }
 

@@ -1,5 +1,6 @@
 import { type ComponentType, lazy } from "react";
 import { Navigate, useParams } from "react-router";
+import { FreeToolAccessHost } from "../features/premium/free-tool-access-dialog";
 import { isToolId, TOOLS, type ToolId } from "../lib/contract";
 
 type ToolScreen = ComponentType<{ toolId: ToolId }>;
@@ -11,10 +12,18 @@ const SCREENS = new Map(
 );
 const UnavailableToolPage = lazy(() => import("../features/tool-page/unavailable-tool-page"));
 
-/** /tools/:toolId — an unknown id redirects to the home page, replacing the history entry. */
+/**
+ * /tools/:toolId — an unknown id redirects to the home page, replacing the history entry. Every tool
+ * start passes the Free Tool Access gate, whose notice is mounted here once for all tools.
+ */
 export function ToolRoute() {
   const { toolId = "" } = useParams();
   if (!isToolId(toolId)) return <Navigate to="/" replace />;
   const Screen = (TOOLS[toolId].available ? SCREENS.get(toolId) : undefined) ?? UnavailableToolPage;
-  return <Screen key={toolId} toolId={toolId} />;
+  return (
+    <>
+      <Screen key={toolId} toolId={toolId} />
+      <FreeToolAccessHost />
+    </>
+  );
 }

@@ -10,6 +10,7 @@ export const PATHS = {
   contact: "/contact",
   privacy: "/privacy-policy",
   terms: "/terms-of-service",
+  premium: "/premium",
 } as const;
 
 /** Router patterns for the routes with parameters. */

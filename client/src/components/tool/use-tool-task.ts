@@ -1,10 +1,13 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { freeConversionsUsedUpToday } from "../../config/free-conversions";
 import { type ApiError, toApiError } from "../../lib/api/api-error";
 import { deleteTask } from "../../lib/api/delete-task";
 import { pollTask } from "../../lib/api/poll-task";
 import { startTask } from "../../lib/api/start-task";
 import { type TaskResult, TOOLS, type ToolId } from "../../lib/contract";
+import { recordConversion } from "../../lib/free-conversions/free-conversions";
+import { awaitFreeToolAccess } from "../../lib/free-conversions/free-tool-access";
 import { showApiError } from "../../lib/show-error";
 import { showToast } from "../../lib/toast-store";
 
@@ -25,7 +28,8 @@ function isAbort(error: unknown): boolean {
 /**
  * Runs one task of a tool outside React: upload (with CSRF) with its percentage, then polling until
  * SUCCESS or FAILURE. Every change of phase goes to `onPhase`; a failure goes to `onError` (nothing
- * after a stop). Returns a function that stops the upload or the polling.
+ * after a stop). A success counts as one conversion for the Free Tool Access notice. Returns a
+ * function that stops the upload or the polling.
  */
 export function runTask(
   toolId: ToolId,
@@ -58,8 +62,10 @@ export function runTask(
           percent: Math.round(status.progress),
           queued: status.state === "QUEUED",
         }),
-      onSuccess: (result, status) =>
-        onPhase({ name: "done", taskId, result, expiresAt: status.expires_at, deleting: false }),
+      onSuccess: (result, status) => {
+        recordConversion();
+        onPhase({ name: "done", taskId, result, expiresAt: status.expires_at, deleting: false });
+      },
       onError,
     });
   })();
@@ -70,8 +76,8 @@ export function runTask(
 }
 
 /**
- * Runs one task of a tool: upload (with CSRF), poll until SUCCESS or FAILURE, keep the result, delete
- * it on request. Busy always ends on error; the error goes to `onError` to be shown.
+ * Runs one task of a tool: first the Free Tool Access gate, then upload (with CSRF), poll until SUCCESS
+ * or FAILURE, keep the result, delete it on request. Busy always ends on error; the error goes to `onError` to be shown.
  */
 export function useToolTask(toolId: ToolId, onError: (error: ApiError) => void) {
   const { t } = useTranslation();
@@ -91,6 +97,7 @@ export function useToolTask(toolId: ToolId, onError: (error: ApiError) => void) 
   const run = useCallback(
     async (files: readonly File[], fields: Readonly<Record<string, string>> = {}) => {
       cancel();
+      if (!(await awaitFreeToolAccess(freeConversionsUsedUpToday))) return;
       stop.current = runTask(toolId, files, fields, {
         onPhase: setPhase,
         onError: (error) => {

@@ -1,14 +1,15 @@
 import { useTranslation } from "react-i18next";
 import { LocalizedLink } from "../../components/localized-link";
 import { PATHS } from "../../config/paths";
-import { DEFAULT_RETENTION_MINUTES } from "../../lib/contract";
 import { usePageMeta } from "../../lib/use-page-meta";
+import { useLegalValues } from "../legal/legal-page";
 
 const SECTIONS = ["mission", "privacy", "languages", "openSource"] as const;
 
 export default function AboutPage() {
   const { t } = useTranslation();
-  const name = t("app.name");
+  const values = useLegalValues();
+  const { name } = values;
   usePageMeta({ title: t("pages.about.title"), description: t("pages.about.description") });
   return (
     <div className="container page page--narrow">
@@ -20,7 +21,7 @@ export default function AboutPage() {
         {SECTIONS.map((section) => (
           <section key={section} aria-labelledby={`about-${section}`}>
             <h2 id={`about-${section}`}>{t(`pages.about.${section}.title`)}</h2>
-            <p>{t(`pages.about.${section}.body`, { minutes: DEFAULT_RETENTION_MINUTES })}</p>
+            <p>{t(`pages.about.${section}.body`, values)}</p>
           </section>
         ))}
         <p className="page__cta">

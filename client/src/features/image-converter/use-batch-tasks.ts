@@ -1,9 +1,11 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { runTask, type TaskPhase } from "../../components/tool/use-tool-task";
+import { freeConversionsUsedUpToday } from "../../config/free-conversions";
 import type { ApiError } from "../../lib/api/api-error";
 import { deleteTask } from "../../lib/api/delete-task";
 import { TOOLS, type ToolId } from "../../lib/contract";
+import { awaitFreeToolAccess } from "../../lib/free-conversions/free-tool-access";
 import { apiErrorMessage, showErrorMessage } from "../../lib/show-error";
 
 /** One image of a batch and where its own task is. */
@@ -99,6 +101,8 @@ export function useBatchTasks(toolId: ToolId) {
 
   const runAll = useCallback(
     async (fieldsFor: (file: File) => Readonly<Record<string, string>>) => {
+      // One start of the tool passes the Free Tool Access gate once, however many files it holds.
+      if (!(await awaitFreeToolAccess(freeConversionsUsedUpToday))) return;
       const queue = items.filter((item) => !isDone(item));
       const worker = async () => {
         for (let item = queue.shift(); item; item = queue.shift()) await runOne(item, fieldsFor(item.file));

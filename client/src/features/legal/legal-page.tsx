@@ -7,11 +7,19 @@ import { usePageMeta } from "../../lib/use-page-meta";
 /** Both legal texts were last updated on this date (spec §2). */
 const LAST_UPDATED = new Date(Date.UTC(2023, 7, 15));
 
+export interface LegalSection {
+  id: string;
+  title: string;
+  body: string;
+  /** Named entries (cookies, storage keys): the name as code, then what it is for. */
+  items?: ReadonlyArray<{ name: string; text: string }>;
+}
+
 interface LegalPageProps {
   title: string;
   description: string;
   intro: string;
-  sections: ReadonlyArray<{ id: string; title: string; body: string }>;
+  sections: readonly LegalSection[];
 }
 
 /** A static legal text: title, last-updated date, sections, and a link to the contact page. */
@@ -26,7 +34,9 @@ export function LegalPage({ title, description, intro, sections }: LegalPageProp
       <header className="page__header">
         <h1 className="page__title">{title}</h1>
         <p className="page__meta">
-          <time dateTime="2023-08-15">{t("pages.legal.lastUpdated", { date })}</time>
+          <time dateTime="2023-08-15" data-testid="last-updated">
+            {t("pages.legal.lastUpdated", { date })}
+          </time>
         </p>
       </header>
       <div className="prose">
@@ -35,6 +45,15 @@ export function LegalPage({ title, description, intro, sections }: LegalPageProp
           <section key={section.id} aria-labelledby={`legal-${section.id}`}>
             <h2 id={`legal-${section.id}`}>{section.title}</h2>
             <p>{section.body}</p>
+            {section.items ? (
+              <ul>
+                {section.items.map((item) => (
+                  <li key={item.name}>
+                    <code>{item.name}</code>: {item.text}
+                  </li>
+                ))}
+              </ul>
+            ) : null}
           </section>
         ))}
         <p className="page__cta">
@@ -46,8 +65,11 @@ export function LegalPage({ title, description, intro, sections }: LegalPageProp
   );
 }
 
-/** Interpolation values the legal texts use. */
+/**
+ * Interpolation values the legal and about texts use: the retention from the contract and the
+ * label of the result's delete button, so the text always names what the site really does.
+ */
 export function useLegalValues() {
   const { t } = useTranslation();
-  return { name: t("app.name"), minutes: DEFAULT_RETENTION_MINUTES };
+  return { name: t("app.name"), minutes: DEFAULT_RETENTION_MINUTES, deleteNow: t("result.deleteNow") };
 }

@@ -1,15 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { LegalPage, useLegalValues } from "./legal-page";
-
-const SECTIONS = [
-  "service",
-  "yourFiles",
-  "acceptableUse",
-  "availability",
-  "liability",
-  "openSource",
-  "changes",
-] as const;
+import { TERMS_SECTIONS } from "./legal-sections";
 
 export default function TermsPage() {
   const { t } = useTranslation();
@@ -19,7 +10,7 @@ export default function TermsPage() {
       title={t("pages.terms.title")}
       description={t("pages.terms.description")}
       intro={t("pages.terms.intro", values)}
-      sections={SECTIONS.map((id) => ({
+      sections={TERMS_SECTIONS.map((id) => ({
         id,
         title: t(`pages.terms.${id}.title`),
         body: t(`pages.terms.${id}.body`, values),
