@@ -1,4 +1,5 @@
 import { useTranslation } from "react-i18next";
+import { THEME_STORAGE_KEY } from "../../components/theme/theme";
 import { CSRF_COOKIE } from "../../lib/contract";
 import { FREE_CONVERSIONS_KEY } from "../../lib/free-conversions/free-conversions";
 import { LegalPage, type LegalSection, useLegalValues } from "./legal-page";
@@ -7,7 +8,7 @@ import { PRIVACY_SECTIONS } from "./legal-sections";
 /**
  * Every cookie and browser storage entry the site writes (a Chromium test checks the list against
  * what a visit really leaves): the language ones are i18next's detector caches (lib/i18n/i18n.ts),
- * the reload mark is app/preload-error.ts's.
+ * the theme is the header toggle's (components/theme), the reload mark is app/preload-error.ts's.
  */
 const COOKIES = [
   { id: "csrf", name: CSRF_COOKIE },
@@ -16,6 +17,7 @@ const COOKIES = [
 const STORAGE = [
   { id: "language", name: "i18nextLng" },
   { id: "freeConversions", name: FREE_CONVERSIONS_KEY },
+  { id: "theme", name: THEME_STORAGE_KEY },
   { id: "reload", name: "preload-error-reload-at" },
 ] as const;
 
