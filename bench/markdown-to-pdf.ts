@@ -13,10 +13,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as mupdf from "mupdf";
-import { markdownToHtml } from "../engines/markdown/markdown-html.ts";
 import { markdownToPdf } from "../engines/markdown/markdown-to-pdf.ts";
-import { sanitizeHtml } from "../engines/markdown/sanitize-html.ts";
-import { type ScriptName, scriptScores } from "../tests/support/script-text.ts";
+import { type ScriptName, scriptScores, visibleText } from "../tests/support/script-text.ts";
 
 mupdf.setLog({ warning: () => {}, error: () => {} });
 
@@ -44,15 +42,6 @@ const SAMPLE = [
   "| a | b |\n|:--|--:|\n| १ | ౨ |",
   "- [x] done\n- [ ] todo",
 ].join("\n\n");
-
-/** What a reader should see: the sanitised HTML's text. */
-function visibleText(markdown: string): string {
-  return sanitizeHtml(markdownToHtml(markdown))
-    .html.replaceAll(/<[^>]*>/g, " ")
-    .replaceAll("&amp;", "&")
-    .replaceAll("&lt;", "<")
-    .replaceAll("&gt;", ">");
-}
 
 interface Run {
   readonly pages: number;

@@ -20,7 +20,11 @@ export interface DrawnGlyph {
   readonly advance: number;
   /** The font drawn with: its character map is what the written PDF maps the glyph back through. */
   readonly font: mupdf.Font;
+  /** A zero-width space (a line-break opportunity, drawn as a space glyph moved back): no text. */
+  readonly blank: boolean;
 }
+
+const ZERO_WIDTH_SPACE = "\u200B";
 
 /**
  * Shaping draws some glyphs left of glyphs that come before them (a pre-base vowel sign such as
@@ -91,11 +95,13 @@ export function recordGlyphs(glyphs: DrawnGlyph[]): mupdf.Device {
             return;
           }
           const size = Math.hypot(trm[0], trm[1]);
-          const exact = char !== "" && font.encodeCharacter(char) === gid;
+          const blank = char === ZERO_WIDTH_SPACE;
+          const exact = !blank && char !== "" && font.encodeCharacter(char) === gid;
           drawn.push({
             gid,
-            text: char,
+            text: blank ? "" : char,
             exact,
+            blank,
             x: trm[4],
             y: trm[5],
             size,
@@ -180,7 +186,7 @@ export function mapsTo(glyph: DrawnGlyph, text: string): boolean {
 function partsOf(cluster: readonly DrawnGlyph[]): Part[] {
   const text = cluster.map((glyph) => glyph.text).join("");
   const size = cluster[0]?.size ?? 1;
-  const spacing = (glyph: DrawnGlyph) => glyph.advance > 0.05 * size;
+  const spacing = (glyph: DrawnGlyph) => !glyph.blank && glyph.advance > 0.05 * size;
   const advancing = cluster.filter(spacing);
   let pieces = piecesOf(text);
   if (pieces.length < advancing.length) {

@@ -6,11 +6,7 @@ import * as mupdf from "mupdf";
 import { describe, expect, it } from "vitest";
 import { PAGE_SIZES } from "../../engines/markdown/layout-pdf.ts";
 import { markdownToHtml } from "../../engines/markdown/markdown-html.ts";
-import {
-  MAX_PAGES,
-  type MarkdownToPdfOptions,
-  markdownToPdf,
-} from "../../engines/markdown/markdown-to-pdf.ts";
+import { MAX_PAGES } from "../../engines/markdown/markdown-to-pdf.ts";
 import { sanitizeHtml } from "../../engines/markdown/sanitize-html.ts";
 import {
   hasPdftotext,
@@ -18,33 +14,13 @@ import {
   type ScriptName,
   SYLLABLE_GRIDS,
   scriptScores,
+  visibleText,
 } from "../support/script-text.ts";
 import { engineFailure } from "./engine-failure.ts";
 import { flatOutline, openPdf, pageTexts } from "./fixtures.ts";
+import { convert } from "./markdown-convert.ts";
 
 const corpus = fileURLToPath(new URL("../../../shared/corpus/md/", import.meta.url));
-
-async function convert(markdown: string, options: Partial<MarkdownToPdfOptions> = {}, name = "notes.md") {
-  const progress: number[] = [];
-  const output = await markdownToPdf(
-    [{ name, kind: "markdown", bytes: new TextEncoder().encode(markdown) }],
-    { page_size: "a4", ...options },
-    (percent) => progress.push(percent),
-  );
-  return { ...output, progress };
-}
-
-/** The text a reader should see: the sanitised HTML's text (Markdown syntax and addresses gone). */
-function visibleText(markdown: string): string {
-  const { html } = sanitizeHtml(markdownToHtml(markdown));
-  return html
-    .replaceAll(/<[^>]*>/g, " ")
-    .replaceAll(/&lt;/g, "<")
-    .replaceAll(/&gt;/g, ">")
-    .replaceAll(/&amp;/g, "&")
-    .replaceAll(/&quot;/g, '"')
-    .replaceAll(/&#39;/g, "'");
-}
 
 const HINDI =
   "हिन्दी भारत की राजभाषा है। क्षत्रिय, श्रीमान, द्वार, प्रकृति और विद्यालय जैसे शब्दों में संयुक्ताक्षर होते हैं। " +

@@ -8,6 +8,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as mupdf from "mupdf";
+import { markdownToHtml } from "../../engines/markdown/markdown-html.ts";
+import { sanitizeHtml } from "../../engines/markdown/sanitize-html.ts";
 
 /** Unicode scripts checked, with the regular expression of a character of each. */
 export const SCRIPTS = {
@@ -125,4 +127,20 @@ export function scriptScores(
     scores[script] = wordF1(source, wordsOf(extracted, script));
   }
   return scores;
+}
+
+/**
+ * The text a reader of the PDF should see: the sanitised HTML's text (Markdown syntax, addresses
+ * and the line-break opportunities put into long words gone).
+ */
+export function visibleText(markdown: string): string {
+  const { html } = sanitizeHtml(markdownToHtml(markdown));
+  return html
+    .replaceAll(/<[^>]*>/g, " ")
+    .replaceAll("\u200B", "")
+    .replaceAll("&lt;", "<")
+    .replaceAll("&gt;", ">")
+    .replaceAll("&amp;", "&")
+    .replaceAll("&quot;", '"')
+    .replaceAll("&#39;", "'");
 }
