@@ -3,6 +3,8 @@
  * 10.5 pt body text; the page margins are left to the layout (see layout-pdf.ts), which reserves
  * the footer band.
  */
+import { FALLBACK_FAMILIES } from "./fonts.ts";
+
 /** The code block's background: the highlighting colours are checked against it. */
 export const CODE_BACKGROUND = "#f6f8fa";
 
@@ -35,6 +37,9 @@ const CODE_COLOURS = [
   ".hljs-emphasis { font-style: italic; }",
 ].join("\n");
 
+/** Symbols and emoji set in the faces that have them (fallback-glyphs.ts names the face). */
+const FALLBACK_STYLE = FALLBACK_FAMILIES.map((family) => `.${family} { font-family: ${family}; }`).join("\n");
+
 export const PDF_STYLE = `
 html, body { margin: 0; padding: 0; }
 body { font-family: sans-serif; font-size: 10.5pt; line-height: 1.45; color: #1f2328; }
@@ -64,6 +69,7 @@ code { font-family: monospace; font-size: 9pt; background-color: #eff1f3; }
 pre { font-family: monospace; font-size: 8.5pt; line-height: 1.35; white-space: pre-wrap; background-color: ${CODE_BACKGROUND}; border: 1px solid #d1d9e0; padding: 6pt; margin: 0 0 0.8em 0; }
 pre code { font-size: 8.5pt; background-color: transparent; }
 ${CODE_COLOURS}
+${FALLBACK_STYLE}
 table { border-collapse: collapse; margin: 0 0 0.8em 0; font-size: 9pt; }
 th, td { border: 1px solid #d1d9e0; padding: 3pt 5pt; vertical-align: top; }
 th { font-weight: bold; background-color: #f6f8fa; }

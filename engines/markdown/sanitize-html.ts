@@ -8,13 +8,15 @@
  * - Images: data: URIs of raster formats MuPDF decodes are embedded. No other image is ever
  *   fetched (a server that loads user-given addresses is open to SSRF): it is replaced by its alt
  *   text, and counted so the result can say so.
- * - Words too long for a line get line-break opportunities (break-long-words.ts).
+ * - Words too long for a line get line-break opportunities (break-long-words.ts), and symbols and
+ *   emoji the text fonts lack are set in the symbol and emoji fonts (fallback-glyphs.ts).
  * - id and name values get the clobber prefix "user-content-" (as GitHub does); in-document links
  *   ("#section") are rewritten to match.
  */
 import { createRequire } from "node:module";
 import DOMPurify, { type DOMPurify as Purifier, type WindowLike } from "dompurify";
 import { breakLongWords, type TextWalker } from "./break-long-words.ts";
+import { type FallbackTextNode, markFallbackGlyphs } from "./fallback-glyphs.ts";
 
 /**
  * jsdom, loaded without its type package: @types/jsdom declares the browser's DOM globally, which
@@ -136,5 +138,10 @@ export function sanitizeHtml(html: string): SanitizedHtml {
   const body = dom as unknown as TreeBody;
   const imagesReplaced = replaceUnembeddable(body, document);
   breakLongWords(document.createTreeWalker(body, SHOW_TEXT));
+  const texts: FallbackTextNode[] = [];
+  const walker = document.createTreeWalker(body, SHOW_TEXT);
+  for (let node = walker.nextNode(); node !== null; node = walker.nextNode())
+    texts.push(node as FallbackTextNode);
+  markFallbackGlyphs(texts, document);
   return { html: body.innerHTML, imagesReplaced };
 }

@@ -99,3 +99,44 @@ describe("Markdown to PDF code blocks", () => {
     mupdf.emptyStore();
   });
 });
+
+describe("Markdown to PDF symbols and emoji", () => {
+  const SYMBOLS = ["✓", "★", "→", "⚠", "€", "₹", "♥", "☎", "😀", "🎉", "👍🏽", "🚀"];
+
+  it("draws symbols and emoji the text fonts lack, and they copy back", async () => {
+    const output = await convert(`Symbols: ${SYMBOLS.join(" ")} and \`code ✓\`.`);
+    const page = openPdf(output.bytes).loadPage(0);
+    const scale = 3;
+    const pixmap = page.toPixmap([scale, 0, 0, scale, 0, 0], mupdf.ColorSpace.DeviceGray, false);
+    const pixels = pixmap.getPixels();
+    const stride = pixmap.getStride();
+    const inked = (quad: mupdf.Quad) => {
+      const [x0, y0, x1, y1] = [quad[0], quad[1], quad[6], quad[7]].map((value) => Math.round(value * scale));
+      let dark = 0;
+      for (let y = y0 ?? 0; y < (y1 ?? 0); y++)
+        for (let x = x0 ?? 0; x < (x1 ?? 0); x++) if ((pixels[y * stride + x] ?? 255) < 192) dark += 1;
+      return dark;
+    };
+    // Keyed by the low 16 bits: mupdf.js's walker passes each character through fromCharCode,
+    // which cuts an emoji's code point (U+1F600 comes as U+F600).
+    const drawn = new Map<number, number>();
+    page.toStructuredText("preserve-whitespace").walk({
+      onChar(c, _origin, _font, _size, quad) {
+        const key = c.charCodeAt(0);
+        if (!/[\p{L}\p{N}\s.:`]/u.test(c)) drawn.set(key, Math.max(drawn.get(key) ?? 0, inked(quad)));
+      },
+    });
+    for (const symbol of SYMBOLS) {
+      // A glyph a font lacks is drawn blank (MuPDF reports no error): its box must hold ink.
+      expect(drawn.get((symbol.codePointAt(0) ?? 0) & 0xffff) ?? 0, symbol).toBeGreaterThan(10);
+    }
+    const text = page.toStructuredText("preserve-whitespace").asText();
+    expect(text).not.toContain("\uFFFD");
+    for (const symbol of SYMBOLS) expect(text).toContain(symbol);
+    expect(text).toContain("code ✓");
+    if (hasPdftotext) {
+      const poppler = popplerText(output.bytes);
+      for (const symbol of SYMBOLS) expect(poppler, symbol).toContain(symbol);
+    }
+  });
+});
