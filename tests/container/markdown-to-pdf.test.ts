@@ -169,10 +169,19 @@ describe("Markdown to PDF", () => {
     try {
       const pixel =
         "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
-      const markdown = `Local ![a red dot](${pixel}) and remote ![the server logo](http://127.0.0.1:${port}/logo.png)\n\n<img src="//127.0.0.1:${port}/raw.png" alt="raw html image">`;
+      const remote = `http://127.0.0.1:${port}`;
+      // Every way HTML names a resource, besides the two images.
+      const elsewhere = [
+        `<picture><source srcset="${remote}/source.png"><img src="${remote}/picture.png" alt="picture"></picture>`,
+        `<video poster="${remote}/poster.png" src="${remote}/video.mp4"></video><audio src="${remote}/a.mp3"></audio>`,
+        `<link rel="stylesheet" href="${remote}/style.css"><object data="${remote}/object.svg"></object>`,
+        `<iframe src="${remote}/frame.html"></iframe><input type="image" src="${remote}/input.png">`,
+        `<svg><image href="${remote}/svg.png"></image></svg><p style="background: url(${remote}/bg.png)">styled</p>`,
+      ].join("\n");
+      const markdown = `Local ![a red dot](${pixel}) and remote ![the server logo](${remote}/logo.png)\n\n<img src="//127.0.0.1:${port}/raw.png" alt="raw html image">\n\n${elsewhere}`;
       const output = await convert(markdown);
       expect(hits).toBe(0);
-      expect(output.facts.images_replaced).toBe(2);
+      expect(output.facts.images_replaced).toBe(3);
       const text = pageTexts(openPdf(output.bytes)).join("\n");
       expect(text).toContain("[the server logo]");
       expect(text).toContain("[raw html image]");
