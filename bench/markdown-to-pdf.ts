@@ -2,7 +2,8 @@
  * Markdown to PDF benchmark: our engine (engines/markdown/) against pandoc → HTML → WeasyPrint,
  * side by side in one run, on every Markdown file of ../shared/corpus/md plus a built sample in
  * Hindi, Telugu and Tamil. Per file: pages, seconds, pages per second, output size, and word F1
- * of the text extracted back (MuPDF) per script present, against the text the Markdown shows.
+ * of the text extracted back (MuPDF, and Poppler's pdftotext for ours) per script present, against
+ * the text the Markdown shows.
  * Totals: pages per second and bytes per page, ours / WeasyPrint.
  * Run: `npm run bench:markdown-to-pdf` (installs pandoc and weasyprint with apt when missing; the
  * reference runs with the system's fonts, which may lack Indic ones).
@@ -13,10 +14,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as mupdf from "mupdf";
-import { markdownToHtml } from "../engines/markdown/markdown-html.ts";
 import { markdownToPdf } from "../engines/markdown/markdown-to-pdf.ts";
-import { sanitizeHtml } from "../engines/markdown/sanitize-html.ts";
-import { type ScriptName, scriptScores } from "../tests/support/script-text.ts";
+import {
+  hasPdftotext,
+  popplerText,
+  type ScriptName,
+  scriptScores,
+  visibleText,
+} from "../tests/support/script-text.ts";
 
 mupdf.setLog({ warning: () => {}, error: () => {} });
 
@@ -45,20 +50,13 @@ const SAMPLE = [
   "- [x] done\n- [ ] todo",
 ].join("\n\n");
 
-/** What a reader should see: the sanitised HTML's text. */
-function visibleText(markdown: string): string {
-  return sanitizeHtml(markdownToHtml(markdown))
-    .html.replaceAll(/<[^>]*>/g, " ")
-    .replaceAll("&amp;", "&")
-    .replaceAll("&lt;", "<")
-    .replaceAll("&gt;", ">");
-}
-
 interface Run {
   readonly pages: number;
   readonly seconds: number;
   readonly bytes: number;
   readonly scores: Partial<Record<ScriptName, number>>;
+  /** The same from Poppler's pdftotext (what Linux viewers copy), when installed. */
+  readonly copied?: Partial<Record<ScriptName, number>>;
 }
 
 async function ours(markdown: string, name: string): Promise<Run> {
@@ -75,6 +73,7 @@ async function ours(markdown: string, name: string): Promise<Run> {
     seconds,
     bytes: output.bytes.byteLength,
     scores: scriptScores(visibleText(markdown), output.bytes),
+    ...(hasPdftotext ? { copied: scriptScores(visibleText(markdown), output.bytes, popplerText) } : {}),
   };
 }
 
@@ -140,6 +139,7 @@ try {
       (mine.pages / mine.seconds).toFixed(2),
       `${(mine.bytes / 1024).toFixed(0)} KB`,
       scoreText(mine.scores),
+      mine.copied === undefined ? "—" : scoreText(mine.copied),
       theirs === null ? "—" : `${theirs.pages}`,
       theirs === null ? "—" : (theirs.pages / theirs.seconds).toFixed(2),
       theirs === null ? "—" : `${(theirs.bytes / 1024).toFixed(0)} KB`,
@@ -156,6 +156,7 @@ const header = [
   "pages/s",
   "size",
   "F1 per script (MuPDF)",
+  "F1 (pdftotext)",
   "ref pages",
   "ref pages/s",
   "ref size",

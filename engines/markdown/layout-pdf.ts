@@ -8,8 +8,9 @@
 import * as mupdf from "mupdf";
 import { AppError } from "../../contract/index.ts";
 import type { ProgressReporter } from "../types.ts";
-import { addActualText, type DrawnGlyph, recordGlyphs } from "./actual-text.ts";
+import { addActualText } from "./actual-text.ts";
 import { footerFont } from "./fonts.ts";
+import { type DrawnGlyph, recordGlyphs } from "./glyph-text.ts";
 import { layoutKeepingHeadings } from "./keep-headings.ts";
 import { addLinks, addOutline, type Placement } from "./pdf-navigation.ts";
 import { PDF_STYLE } from "./pdf-style.ts";

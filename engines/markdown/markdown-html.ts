@@ -1,12 +1,14 @@
 /**
  * Markdown → HTML with marked, GitHub-flavoured: tables, task lists, strikethrough, autolinks,
- * footnotes (marked-footnote) and heading ids as GitHub makes them (marked-gfm-heading-id). Raw
- * HTML passes through here and is cleaned by sanitize-html.ts.
+ * footnotes (marked-footnote), heading ids as GitHub makes them (marked-gfm-heading-id) and fenced
+ * code highlighted by its language (highlight-code.ts). Raw HTML passes through here and is
+ * cleaned by sanitize-html.ts.
  */
 import { Marked } from "marked";
 import markedFootnote from "marked-footnote";
 import { gfmHeadingId } from "marked-gfm-heading-id";
 import { AppError } from "../../contract/index.ts";
+import { documentHighlighter } from "./highlight-code.ts";
 
 /**
  * Deepest nesting of lists and quotes kept: marked recurses once per level, and past a few thousand
@@ -34,10 +36,20 @@ export function markdownToHtml(markdown: string): string {
     });
   }
   // A new instance per document: the heading-id slugger counts the ids of one document.
+  const highlightCode = documentHighlighter();
   const marked = new Marked(
     { gfm: true, async: false },
     gfmHeadingId(),
     markedFootnote({ refMarkers: false }),
+    {
+      renderer: {
+        // Highlighted code, or false for marked's own plain rendering.
+        code({ text, lang }) {
+          const highlighted = highlightCode(text, lang);
+          return highlighted === null ? false : `<pre><code class="hljs">${highlighted}\n</code></pre>\n`;
+        },
+      },
+    },
   );
   try {
     return marked.parse(markdown, { async: false });

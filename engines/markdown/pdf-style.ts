@@ -3,6 +3,43 @@
  * 10.5 pt body text; the page margins are left to the layout (see layout-pdf.ts), which reserves
  * the footer band.
  */
+import { FALLBACK_FAMILIES } from "./fonts.ts";
+
+/** The code block's background: the highlighting colours are checked against it. */
+export const CODE_BACKGROUND = "#f6f8fa";
+
+/**
+ * highlight.js token colours (GitHub's light theme), each with a contrast of at least 4.5:1 on the
+ * code block's background (WCAG AA; a test checks it).
+ */
+export const TOKEN_COLOURS: Readonly<Record<string, string>> = {
+  "#cf222e": "keyword doctag template-tag template-variable type",
+  "#6639ba": "title",
+  "#0550ae":
+    "attr attribute literal meta number operator variable selector-attr selector-class selector-id section",
+  "#0a3069": "regexp string",
+  "#953800": "built_in symbol bullet",
+  "#59636e": "comment code formula",
+  "#116329": "name quote selector-tag selector-pseudo addition",
+  "#82071e": "deletion",
+};
+
+const CODE_COLOURS = [
+  ...Object.entries(TOKEN_COLOURS).map(
+    ([colour, tokens]) =>
+      `${tokens
+        .split(" ")
+        .map((token) => `.hljs-${token}`)
+        .join(", ")} { color: ${colour}; }`,
+  ),
+  ".hljs-comment { font-style: italic; }",
+  ".hljs-section, .hljs-strong { font-weight: bold; }",
+  ".hljs-emphasis { font-style: italic; }",
+].join("\n");
+
+/** Symbols and emoji set in the faces that have them (fallback-glyphs.ts names the face). */
+const FALLBACK_STYLE = FALLBACK_FAMILIES.map((family) => `.${family} { font-family: ${family}; }`).join("\n");
+
 export const PDF_STYLE = `
 html, body { margin: 0; padding: 0; }
 body { font-family: sans-serif; font-size: 10.5pt; line-height: 1.45; color: #1f2328; }
@@ -29,8 +66,10 @@ li > p { margin: 0.2em 0; }
 blockquote { margin: 0 0 0.7em 0; padding: 0 0 0 0.9em; border-left: 3px solid #d1d9e0; color: #59636e; }
 hr { border: 0; border-top: 2px solid #d1d9e0; margin: 1.2em 0; }
 code { font-family: monospace; font-size: 9pt; background-color: #eff1f3; }
-pre { font-family: monospace; font-size: 8.5pt; line-height: 1.35; white-space: pre-wrap; background-color: #f6f8fa; border: 1px solid #d1d9e0; padding: 6pt; margin: 0 0 0.8em 0; }
+pre { font-family: monospace; font-size: 8.5pt; line-height: 1.35; white-space: pre-wrap; background-color: ${CODE_BACKGROUND}; border: 1px solid #d1d9e0; padding: 6pt; margin: 0 0 0.8em 0; }
 pre code { font-size: 8.5pt; background-color: transparent; }
+${CODE_COLOURS}
+${FALLBACK_STYLE}
 table { border-collapse: collapse; margin: 0 0 0.8em 0; font-size: 9pt; }
 th, td { border: 1px solid #d1d9e0; padding: 3pt 5pt; vertical-align: top; }
 th { font-weight: bold; background-color: #f6f8fa; }

@@ -8,11 +8,15 @@
  * - Images: data: URIs of raster formats MuPDF decodes are embedded. No other image is ever
  *   fetched (a server that loads user-given addresses is open to SSRF): it is replaced by its alt
  *   text, and counted so the result can say so.
+ * - Words too long for a line get line-break opportunities (break-long-words.ts), and symbols and
+ *   emoji the text fonts lack are set in the symbol and emoji fonts (fallback-glyphs.ts).
  * - id and name values get the clobber prefix "user-content-" (as GitHub does); in-document links
  *   ("#section") are rewritten to match.
  */
 import { createRequire } from "node:module";
 import DOMPurify, { type DOMPurify as Purifier, type WindowLike } from "dompurify";
+import { breakLongWords, type TextWalker } from "./break-long-words.ts";
+import { type FallbackTextNode, markFallbackGlyphs } from "./fallback-glyphs.ts";
 
 /**
  * jsdom, loaded without its type package: @types/jsdom declares the browser's DOM globally, which
@@ -39,7 +43,10 @@ interface TreeBody {
 }
 interface TreeDocument {
   createElement(tag: string): TreeElement;
+  createTreeWalker(root: TreeBody, whatToShow: number): TextWalker;
 }
+/** NodeFilter.SHOW_TEXT. */
+const SHOW_TEXT = 4;
 const { JSDOM } = createRequire(import.meta.url)("jsdom") as JsdomModule;
 
 export const CLOBBER_PREFIX = "user-content-";
@@ -130,5 +137,11 @@ export function sanitizeHtml(html: string): SanitizedHtml {
   // RETURN_DOM answers the <body> holding the clean tree.
   const body = dom as unknown as TreeBody;
   const imagesReplaced = replaceUnembeddable(body, document);
+  breakLongWords(document.createTreeWalker(body, SHOW_TEXT));
+  const texts: FallbackTextNode[] = [];
+  const walker = document.createTreeWalker(body, SHOW_TEXT);
+  for (let node = walker.nextNode(); node !== null; node = walker.nextNode())
+    texts.push(node as FallbackTextNode);
+  markFallbackGlyphs(texts, document);
   return { html: body.innerHTML, imagesReplaced };
 }

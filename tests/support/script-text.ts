@@ -3,7 +3,13 @@
  * the source against the words of that script extracted back from the PDF (bag-of-words F1), so
  * a font that draws one script blank, or a shaping that garbles it, shows as that script's score.
  */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import * as mupdf from "mupdf";
+import { markdownToHtml } from "../../engines/markdown/markdown-html.ts";
+import { sanitizeHtml } from "../../engines/markdown/sanitize-html.ts";
 
 /** Unicode scripts checked, with the regular expression of a character of each. */
 export const SCRIPTS = {
@@ -55,9 +61,65 @@ export function pdfText(bytes: Uint8Array): string {
   }
 }
 
-/** F1 per script of the PDF's text against the source text, for the scripts the source uses. */
-export function scriptScores(sourceText: string, bytes: Uint8Array): Partial<Record<ScriptName, number>> {
-  const extracted = pdfText(bytes);
+/** Poppler's pdftotext is installed (it is what Linux PDF viewers copy text with). */
+export const hasPdftotext = spawnSync("pdftotext", ["-v"]).status === 0;
+
+/** All text Poppler's pdftotext extracts from a PDF. */
+export function popplerText(bytes: Uint8Array): string {
+  const folder = mkdtempSync(join(tmpdir(), "pdftotext-"));
+  try {
+    const file = join(folder, "in.pdf");
+    writeFileSync(file, bytes);
+    const run = spawnSync("pdftotext", ["-enc", "UTF-8", file, "-"], { encoding: "utf8" });
+    if (run.status !== 0) throw new Error(`pdftotext failed: ${run.stderr}`);
+    return run.stdout;
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Every consonant of a script (and a few conjuncts) with every vowel sign, in words of three
+ * syllables (consonant + sign, another consonant with a virama, the first again): the vowel signs
+ * drawn before, around, over and under their consonant, and conjuncts inside words.
+ */
+function syllableGrid(consonants: readonly string[], signs: readonly string[], virama: string): string {
+  const words: string[] = [];
+  consonants.forEach((consonant, index) => {
+    const other = consonants[(index + 3) % consonants.length] ?? consonant;
+    for (const sign of signs) words.push(`${consonant}${sign}${other}${virama}${consonant}${sign}`);
+  });
+  return words.join(" ");
+}
+
+export const SYLLABLE_GRIDS = {
+  devanagari: syllableGrid(
+    [..."कखगघङचछजझञटठडढणतथदधनपफबभमयरलवशषसह", "क्ष", "त्र", "ज्ञ", "श्र"],
+    ["", "ा", "ि", "ी", "ु", "ू", "ृ", "े", "ै", "ो", "ौ", "ं", "ँ", "ः", "्"],
+    "्",
+  ),
+  telugu: syllableGrid(
+    [..."కఖగఘఙచఛజఝఞటఠడఢణతథదధనపఫబభమయరలవశషసహళ", "క్ష", "శ్ర"],
+    ["", "ా", "ి", "ీ", "ు", "ూ", "ృ", "ె", "ే", "ై", "ొ", "ో", "ౌ", "ం", "ః", "్"],
+    "్",
+  ),
+  tamil: syllableGrid(
+    [..."கஙசஞடணதநபமயரலவழளறன", "ஜ", "ஷ", "ஸ", "ஹ", "க்ஷ", "ஶ"],
+    ["", "ா", "ி", "ீ", "ு", "ூ", "ெ", "ே", "ை", "ொ", "ோ", "ௌ", "்"],
+    "்",
+  ),
+} as const satisfies Partial<Record<ScriptName, string>>;
+
+/**
+ * F1 per script of the PDF's text against the source text, for the scripts the source uses; the
+ * text is MuPDF's unless another extractor is given.
+ */
+export function scriptScores(
+  sourceText: string,
+  bytes: Uint8Array,
+  extract: (bytes: Uint8Array) => string = pdfText,
+): Partial<Record<ScriptName, number>> {
+  const extracted = extract(bytes);
   const scores: Partial<Record<ScriptName, number>> = {};
   for (const script of Object.keys(SCRIPTS) as ScriptName[]) {
     const source = wordsOf(sourceText, script);
@@ -65,4 +127,20 @@ export function scriptScores(sourceText: string, bytes: Uint8Array): Partial<Rec
     scores[script] = wordF1(source, wordsOf(extracted, script));
   }
   return scores;
+}
+
+/**
+ * The text a reader of the PDF should see: the sanitised HTML's text (Markdown syntax, addresses
+ * and the line-break opportunities put into long words gone).
+ */
+export function visibleText(markdown: string): string {
+  const { html } = sanitizeHtml(markdownToHtml(markdown));
+  return html
+    .replaceAll(/<[^>]*>/g, " ")
+    .replaceAll("\u200B", "")
+    .replaceAll("&lt;", "<")
+    .replaceAll("&gt;", ">")
+    .replaceAll("&amp;", "&")
+    .replaceAll("&quot;", '"')
+    .replaceAll("&#39;", "'");
 }

@@ -1,0 +1,50 @@
+/**
+ * Symbols and emoji drawn with the fonts that have them. Each run of characters the text fonts
+ * lack (✓ ★ ⚠ 😀 …) is wrapped in a span naming the symbol or emoji face that has them
+ * (fonts.ts), grapheme by grapheme so emoji sequences (👍🏽) stay whole. Characters no bundled
+ * font has are left as they are.
+ */
+import { fallbackFamily } from "./fonts.ts";
+
+/** A text node of the sanitised tree, and what replacing it needs. */
+export interface FallbackTextNode {
+  data: string;
+  replaceWith(...nodes: (FallbackElement | string)[]): void;
+}
+interface FallbackElement {
+  className: string;
+  textContent: string | null;
+}
+interface FallbackDocument {
+  createElement(tag: "span"): FallbackElement;
+}
+
+/** Characters that may need a fallback font: symbols, emoji and pictographs. */
+const CANDIDATE = /[\p{S}\p{Extended_Pictographic}]/u;
+const graphemes = new Intl.Segmenter("en", { granularity: "grapheme" });
+
+/** Wraps the characters of `nodes` that need a fallback font; returns how many graphemes. */
+export function markFallbackGlyphs(nodes: readonly FallbackTextNode[], document: FallbackDocument): number {
+  let marked = 0;
+  for (const node of nodes) {
+    if (!CANDIDATE.test(node.data)) continue;
+    // Consecutive graphemes of one family share a span; the others stay text.
+    const runs: { family: string | null; text: string }[] = [];
+    for (const { segment } of graphemes.segment(node.data)) {
+      const family = CANDIDATE.test(segment) ? fallbackFamily(segment) : null;
+      if (family !== null) marked += 1;
+      const last = runs.at(-1);
+      if (last?.family === family) last.text += segment;
+      else runs.push({ family, text: segment });
+    }
+    const parts = runs.map(({ family, text }) => {
+      if (family === null) return text;
+      const span = document.createElement("span");
+      span.className = family;
+      span.textContent = text;
+      return span;
+    });
+    if (parts.some((part) => typeof part !== "string")) node.replaceWith(...parts);
+  }
+  return marked;
+}
