@@ -1,6 +1,7 @@
 import { type ComponentType, lazy } from "react";
 import { Navigate, useParams } from "react-router";
-import { isToolId, TOOLS, type ToolId } from "../lib/contract";
+import type { ToolId } from "../../../contract/tools.ts";
+import { catalogTool, isCatalogToolId } from "../lib/tool-catalog";
 
 type ToolScreen = ComponentType<{ toolId: ToolId }>;
 
@@ -11,10 +12,14 @@ const SCREENS = new Map(
 );
 const UnavailableToolPage = lazy(() => import("../features/tool-page/unavailable-tool-page"));
 
-/** /tools/:toolId — an unknown id redirects to the home page, replacing the history entry. */
+/**
+ * /tools/:toolId — a usable tool's screen; an announced or unbuilt one shows its page saying so
+ * (never a dead end). An unknown id redirects to the home page, replacing the history entry.
+ */
 export function ToolRoute() {
   const { toolId = "" } = useParams();
-  if (!isToolId(toolId)) return <Navigate to="/" replace />;
-  const Screen = (TOOLS[toolId].available ? SCREENS.get(toolId) : undefined) ?? UnavailableToolPage;
+  if (!isCatalogToolId(toolId)) return <Navigate to="/" replace />;
+  const available = catalogTool(toolId).state === "available";
+  const Screen = (available ? SCREENS.get(toolId) : undefined) ?? UnavailableToolPage;
   return <Screen key={toolId} toolId={toolId} />;
 }
