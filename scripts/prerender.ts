@@ -87,6 +87,13 @@ function fillTemplate(
     .replace('<div id="root"></div>', () => root);
 }
 
+/** The page's head and language around an empty #root (the browser renders it). */
+function shell(entry: ServerEntry, template: string, page: SitePage, head: PageHead): string {
+  return template
+    .replace(/<html lang="[^"]*"/, `<html lang="${page.language}"`)
+    .replace(/<title>[^<]*<\/title>/, entry.headHtml(head));
+}
+
 function sitemap(pages: readonly SitePage[], origin: string): string {
   const urls = pages.map((page) => {
     const alternates = LANGUAGE_CODES.map(
@@ -140,15 +147,25 @@ export async function prerender(): Promise<number> {
   const brandOf = (head: PageHead | null) => head?.tags.find((t) => t.attributes.property === "og:site_name");
 
   for (const page of pages) {
-    const rendered = await entry.renderPage(page.path, page.language);
-    if (rendered.redirect) throw new Error(`${page.path} redirects to ${rendered.redirect}`);
     const post = posts.find((p) => page.route === `/blog/${encodeURIComponent(p.slug)}`);
+    const rendered = await entry.renderPage(page.path, page.language).catch((error: unknown) => {
+      // A post's page may need the browser; its head still comes from metadata.json, and the
+      // browser renders the body (an empty #root is never hydrated).
+      if (!post) throw error;
+      console.warn(`${page.path}: served unrendered (${String(error)})`);
+      return { html: "", head: null, namespaces: [] };
+    });
+    if ("redirect" in rendered && rendered.redirect)
+      throw new Error(`${page.path} redirects to ${rendered.redirect}`);
     const brand = brandOf(rendered.head)?.attributes.content ?? "";
     const head = post ? postHead(entry, post, page, origin, brand) : rendered.head;
     if (!head) throw new Error(`${page.path} rendered no page title (usePageMeta)`);
     const file = join(CLIENT, pageFile(page.path));
     mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, fillTemplate(entry, template, page, { ...rendered, head }));
+    const filled = rendered.html
+      ? fillTemplate(entry, template, page, { ...rendered, head })
+      : shell(entry, template, page, head);
+    writeFileSync(file, filled);
   }
   writeFileSync(join(CLIENT, "sitemap.xml"), sitemap(pages, origin));
   writeFileSync(join(CLIENT, "robots.txt"), robots(origin));
