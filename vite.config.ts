@@ -1,9 +1,11 @@
+import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
-import { defineConfig, type Plugin } from "vite";
+import { defineConfig, type Plugin, type UserConfig } from "vite";
 import { blogContentFiles } from "./scripts/blog-content-files.ts";
-import { writeToolRegistry } from "./scripts/tool-registry.ts";
+import { siteOrigin } from "./scripts/site-origin.ts";
+import { writeToolCatalog, writeToolRegistry } from "./scripts/tool-registry.ts";
 import { SECURITY_HEADERS } from "./worker/security-headers.ts";
 
 /** Static chunks and the logo are served from /static/dist/ (spec §7). */
@@ -28,8 +30,9 @@ function securityHeadersFile(): Plugin {
 function toolRegistry(): Plugin {
   return {
     name: "tool-registry",
-    buildStart() {
+    async buildStart() {
       writeToolRegistry();
+      await writeToolCatalog();
     },
   };
 }
@@ -79,29 +82,90 @@ function logoFile(): Plugin {
   };
 }
 
-export default defineConfig({
-  root: "client",
-  base: "/",
-  publicDir: false,
-  plugins: [toolRegistry(), react(), securityHeadersFile(), logoFile(), blogContentFiles(), moduleList()],
-  build: {
-    outDir: "../dist/client",
-    emptyOutDir: true,
-    assetsDir: ASSETS_DIR,
-    // Inlined assets would become data: URLs; keep every asset a file under /static/dist/.
-    assetsInlineLimit: 0,
-    sourcemap: false,
-  },
-  server: {
-    proxy: {
-      "/api": { target: "http://127.0.0.1:8787", changeOrigin: false },
+/** The prerender's build reads every string from the bundle (i18n-server.ts) instead of fetching it. */
+function serverStrings(): Plugin {
+  const browserModule = fileURLToPath(new URL("./client/src/lib/i18n/i18n.ts", import.meta.url));
+  const serverModule = fileURLToPath(new URL("./client/src/lib/i18n/i18n-server.ts", import.meta.url));
+  return {
+    name: "server-strings",
+    apply: "build",
+    enforce: "pre",
+    async resolveId(source, importer, options) {
+      if (!options.ssr || !/i18n\/i18n$/.test(source)) return null;
+      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+      return resolved?.id === browserModule ? serverModule : null;
     },
-  },
-  // The preview serves the build with production's headers, so CSP problems show up locally.
-  preview: {
-    headers: { ...SECURITY_HEADERS },
-    proxy: {
-      "/api": { target: "http://127.0.0.1:8787", changeOrigin: false },
+  };
+}
+
+/**
+ * After the client build, renders every page to static HTML (scripts/prerender.ts), so `vite build`
+ * alone makes the whole site.
+ */
+function prerenderPages(): Plugin {
+  let failed = false;
+  return {
+    name: "prerender-pages",
+    apply: "build",
+    buildEnd(error) {
+      failed = error !== undefined;
     },
-  },
-});
+    closeBundle: {
+      sequential: true,
+      handler() {
+        if (failed) return;
+        execFileSync(process.execPath, [fileURLToPath(new URL("./scripts/prerender.ts", import.meta.url))], {
+          stdio: "inherit",
+        });
+      },
+    },
+  };
+}
+
+/**
+ * Contract modules and tool declarations have no side effects: a shell module importing one
+ * constant from the contract must not pull every declaration (and zod) into the first load.
+ */
+const SIDE_EFFECT_FREE = [/\/contract\/[^/]+\.ts$/, /\/contract\/generated\//, /\/tools\/[^/]+\/tool\.ts$/];
+
+/** scripts/prerender.ts sets this for its server build (an inline `build.ssr` is not seen here). */
+const SERVER_BUILD = process.env.PRERENDER_SERVER_BUILD === "1";
+
+export default defineConfig(({ isSsrBuild }) => serverOrClient(Boolean(isSsrBuild) || SERVER_BUILD));
+
+function serverOrClient(isSsrBuild: boolean): UserConfig {
+  return {
+    root: "client",
+    base: "/",
+    publicDir: false,
+    plugins: isSsrBuild
+      ? [toolRegistry(), serverStrings(), react()]
+      : [toolRegistry(), react(), securityHeadersFile(), logoFile(), blogContentFiles(), moduleList(), prerenderPages()],
+    define: { "import.meta.env.VITE_SITE_ORIGIN": JSON.stringify(siteOrigin()) },
+    build: {
+      outDir: isSsrBuild ? "../dist/server" : "../dist/client",
+      emptyOutDir: true,
+      rolldownOptions: {
+        treeshake: {
+          moduleSideEffects: (id: string) => !SIDE_EFFECT_FREE.some((pattern) => pattern.test(id)),
+        },
+      },
+      assetsDir: ASSETS_DIR,
+      // Inlined assets would become data: URLs; keep every asset a file under /static/dist/.
+      assetsInlineLimit: 0,
+      sourcemap: false,
+    },
+    server: {
+      proxy: {
+        "/api": { target: "http://127.0.0.1:8787", changeOrigin: false },
+      },
+    },
+    // The preview serves the build with production's headers, so CSP problems show up locally.
+    preview: {
+      headers: { ...SECURITY_HEADERS },
+      proxy: {
+        "/api": { target: "http://127.0.0.1:8787", changeOrigin: false },
+      },
+    },
+  };
+}

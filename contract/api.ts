@@ -105,6 +105,3 @@ export const healthStatusSchema = z.object({
   }),
 });
 export type HealthStatus = z.infer<typeof healthStatusSchema>;
-
-/** Default time after which a task's files and state are deleted. */
-export const DEFAULT_RETENTION_MINUTES = 60;

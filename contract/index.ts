@@ -5,5 +5,6 @@ export * from "./errors.ts";
 export * from "./file-kinds.ts";
 export * from "./languages.ts";
 export * from "./page-ranges.ts";
+export * from "./retention.ts";
 export * from "./tool-kit.ts";
 export * from "./tools.ts";

@@ -1,13 +1,14 @@
 /** `npm start`: builds the client, starts converter + Worker locally, prints the URL; Ctrl-C stops both. */
 import { join } from "node:path";
 import { buildClient, ROOT, startStack } from "./stack.ts";
-import { writeToolRegistry } from "./tool-registry.ts";
+import { writeToolCatalog, writeToolRegistry } from "./tool-registry.ts";
 
 const started = performance.now();
 const port = Number(process.env.PORT ?? 8787);
 const converterPort = Number(process.env.CONVERTER_PORT ?? 8790);
 
 writeToolRegistry();
+await writeToolCatalog();
 await buildClient();
 const stack = await startStack({ port, converterPort, persistTo: join(ROOT, ".wrangler/state") });
 const seconds = ((performance.now() - started) / 1000).toFixed(1);

@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { buildClient, ROOT, run } from "./stack.ts";
-import { writeToolRegistry } from "./tool-registry.ts";
+import { writeToolCatalog, writeToolRegistry } from "./tool-registry.ts";
 
 const node = process.execPath;
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -59,7 +59,12 @@ function vitest(report: string, projects: string[]): Promise<void> {
 
 const started = performance.now();
 const results: boolean[] = [];
-results.push(await step("tool registries (tools/)", async () => void writeToolRegistry()));
+results.push(
+  await step("tool registries (tools/)", async () => {
+    writeToolRegistry();
+    await writeToolCatalog();
+  }),
+);
 for (const project of ["contract", "worker", "container", "client"]) {
   results.push(
     await step(`typecheck ${project}`, () =>

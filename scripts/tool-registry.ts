@@ -6,6 +6,9 @@
  *   container.ts   the engine the converter runs         → engines/generated/container-engines.ts
  *   screen.tsx     the page (lazy, found by the client with import.meta.glob)
  *   locales/<lang>.json   its i18next namespace           → client/src/generated/tool-locales.ts (types)
+ * and, from the declarations' plain fields, a catalog without zod (client/src/generated/tool-catalog.ts)
+ * that the client shell (routes, tool cards, prerendered pages) uses, so the home page's first load
+ * carries no schema and no tool code.
  * Each runtime imports only its own table, so a container engine never reaches the Worker or the
  * client bundle. The files are generated (git-ignored) by `npm ci` (postinstall), `npm start`,
  * `npm test`, the client build and wrangler's build step; run `node scripts/tool-registry.ts` by hand
@@ -13,6 +16,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 
 const ROOT = resolve(import.meta.dirname, "..");
 /** Tool ids are kebab-case (they are URL segments, folder names and i18next namespaces). */
@@ -83,4 +87,82 @@ export function writeToolRegistry(root = ROOT): ToolFolder[] {
   return folders;
 }
 
-if (import.meta.main) writeToolRegistry();
+/** What a tool card and a route need to know of a tool: no schema, no engine. */
+export interface CatalogEntry {
+  readonly id: string;
+  readonly category: string;
+  readonly order: number;
+  readonly icon: string;
+  /** available: usable; coming-soon: announced; not-built: declared, its screen says so. */
+  readonly state: "available" | "coming-soon" | "not-built";
+  readonly premium: boolean;
+}
+
+interface DeclarationFields {
+  id: string;
+  category: string;
+  order: number;
+  icon: string;
+  available: boolean;
+  comingSoon: boolean;
+  premium: boolean;
+}
+
+const CATEGORY_ORDER = ["pdf", "image"];
+
+/** The catalog entries of the tool folders, by category (PDF first) then declared order. */
+export async function toolCatalog(root = ROOT): Promise<CatalogEntry[]> {
+  const entries = await Promise.all(
+    listToolFolders(root).map(async ({ id }): Promise<CatalogEntry> => {
+      const file = join(root, "tools", id, "tool.ts");
+      // The query defeats Node's module cache when a declaration changes under a running build.
+      const url = `${pathToFileURL(file).href}?v=${encodeURIComponent(readFileSync(file, "utf8").length)}-${Date.now()}`;
+      const tool = ((await import(url)) as { default: DeclarationFields }).default;
+      const state = tool.available ? "available" : tool.comingSoon ? "coming-soon" : "not-built";
+      return {
+        id,
+        category: tool.category,
+        order: tool.order,
+        icon: tool.icon,
+        state,
+        premium: tool.premium,
+      };
+    }),
+  );
+  return entries.sort(
+    (a, b) =>
+      CATEGORY_ORDER.indexOf(a.category) - CATEGORY_ORDER.indexOf(b.category) ||
+      a.order - b.order ||
+      a.id.localeCompare(b.id),
+  );
+}
+
+function catalogSource(entries: readonly CatalogEntry[]): string {
+  const rows = entries.map((entry) => `  ${JSON.stringify(entry)},`);
+  return `${HEADER}import type { ToolIcon } from "../../../contract/tool-kit.ts";
+
+/** Every tool as its card and route need it (no zod): PDF first, then declared order. */
+export const TOOL_CATALOG = [
+${rows.join("\n")}
+] as const satisfies readonly {
+  id: string;
+  category: "pdf" | "image";
+  order: number;
+  icon: ToolIcon;
+  state: "available" | "coming-soon" | "not-built";
+  premium: boolean;
+}[];
+`;
+}
+
+/** Writes the zod-free catalog the client shell reads (client/src/generated/tool-catalog.ts). */
+export async function writeToolCatalog(root = ROOT): Promise<CatalogEntry[]> {
+  const entries = await toolCatalog(root);
+  write(root, "client/src/generated/tool-catalog.ts", catalogSource(entries));
+  return entries;
+}
+
+if (import.meta.main) {
+  writeToolRegistry();
+  await writeToolCatalog();
+}

@@ -1,17 +1,10 @@
-import { QueryClientProvider } from "@tanstack/react-query";
-import { Suspense } from "react";
-import { RouterProvider } from "react-router/dom";
+import { type ReactNode, Suspense } from "react";
 import { Spinner } from "../components/spinner";
-import { queryClient } from "./query-client";
-import { router } from "./router";
 
-/** Providers around the router; the spinner shows until the interface language is loaded. */
-export function App() {
-  return (
-    <QueryClientProvider client={queryClient}>
-      <Suspense fallback={<Spinner centered />}>
-        <RouterProvider router={router} />
-      </Suspense>
-    </QueryClientProvider>
-  );
+/**
+ * What surrounds the router (the browser's RouterProvider, or the prerender's static one: both must
+ * produce the same markup for hydration); the spinner shows until the language is loaded.
+ */
+export function AppShell({ children }: { children: ReactNode }) {
+  return <Suspense fallback={<Spinner centered />}>{children}</Suspense>;
 }

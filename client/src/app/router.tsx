@@ -1,19 +1,24 @@
 import { lazy } from "react";
-import { createBrowserRouter, Navigate, type RouteObject } from "react-router";
+import { Navigate, type RouteObject } from "react-router";
+import { LANGUAGE_CODES } from "../../../contract/languages.ts";
 import { PATHS, ROUTE_PATTERNS } from "../config/paths";
-import AboutPage from "../features/about/about-page";
-import ContactPage from "../features/contact/contact-page";
 import HomePage from "../features/home/home-page";
-import PrivacyPage from "../features/legal/privacy-page";
-import TermsPage from "../features/legal/terms-page";
-import PremiumPage from "../features/premium/premium-page";
-import ImageToolsPage from "../features/tools-index/image-tools-page";
-import ToolsPage from "../features/tools-index/tools-page";
-import { LANGUAGE_CODES } from "../lib/contract";
 import { RootLayout } from "./root-layout";
 import { RouteError } from "./route-error";
 import { ToolRoute } from "./tool-route";
 
+/*
+ * Only the home page is in the first load; every other page is its own chunk (prerendered HTML shows
+ * it before the chunk arrives, and hydration waits for it).
+ */
+const AboutPage = lazy(() => import("../features/about/about-page"));
+const ContactPage = lazy(() => import("../features/contact/contact-page"));
+const PrivacyPage = lazy(() => import("../features/legal/privacy-page"));
+const TermsPage = lazy(() => import("../features/legal/terms-page"));
+const PremiumPage = lazy(() => import("../features/premium/premium-page"));
+const ImageToolsPage = lazy(() => import("../features/tools-index/image-tools-page"));
+const ToolsPage = lazy(() => import("../features/tools-index/tools-page"));
+const QueryLayout = lazy(() => import("./query-layout"));
 const BlogListPage = lazy(() => import("../features/blog/blog-list-page"));
 const BlogPostPage = lazy(() => import("../features/blog/blog-post-page"));
 
@@ -26,9 +31,14 @@ function screens(prefix: string): RouteObject[] {
     { path: at(PATHS.tools), element: <ToolsPage /> },
     { path: at(PATHS.imageTools), element: <ImageToolsPage /> },
     { path: at(ROUTE_PATTERNS.tool), element: <ToolRoute /> },
-    { path: at(PATHS.blog), element: <BlogListPage /> },
-    { path: at(ROUTE_PATTERNS.blogTag), element: <BlogListPage /> },
-    { path: at(ROUTE_PATTERNS.blogPost), element: <BlogPostPage /> },
+    {
+      element: <QueryLayout />,
+      children: [
+        { path: at(PATHS.blog), element: <BlogListPage /> },
+        { path: at(ROUTE_PATTERNS.blogTag), element: <BlogListPage /> },
+        { path: at(ROUTE_PATTERNS.blogPost), element: <BlogPostPage /> },
+      ],
+    },
     { path: at(PATHS.contact), element: <ContactPage /> },
     { path: at(PATHS.privacy), element: <PrivacyPage /> },
     { path: at(PATHS.terms), element: <TermsPage /> },
@@ -48,5 +58,3 @@ export const routes: RouteObject[] = [
     ],
   },
 ];
-
-export const router = createBrowserRouter(routes);

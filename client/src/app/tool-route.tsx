@@ -1,7 +1,8 @@
 import { type ComponentType, lazy } from "react";
 import { Navigate, useParams } from "react-router";
+import type { ToolId } from "../../../contract/tools.ts";
 import { FreeToolAccessHost } from "../features/premium/free-tool-access-dialog";
-import { isToolId, TOOLS, type ToolId } from "../lib/contract";
+import { catalogTool, isCatalogToolId } from "../lib/tool-catalog";
 
 type ToolScreen = ComponentType<{ toolId: ToolId }>;
 
@@ -13,13 +14,15 @@ const SCREENS = new Map(
 const UnavailableToolPage = lazy(() => import("../features/tool-page/unavailable-tool-page"));
 
 /**
- * /tools/:toolId — an unknown id redirects to the home page, replacing the history entry. Every tool
- * start passes the Free Tool Access gate, whose notice is mounted here once for all tools.
+ * /tools/:toolId — a usable tool's screen; an announced or unbuilt one shows its page saying so
+ * (never a dead end). An unknown id redirects to the home page, replacing the history entry. Every
+ * tool start passes the Free Tool Access gate, whose notice is mounted here once for all tools.
  */
 export function ToolRoute() {
   const { toolId = "" } = useParams();
-  if (!isToolId(toolId)) return <Navigate to="/" replace />;
-  const Screen = (TOOLS[toolId].available ? SCREENS.get(toolId) : undefined) ?? UnavailableToolPage;
+  if (!isCatalogToolId(toolId)) return <Navigate to="/" replace />;
+  const available = catalogTool(toolId).state === "available";
+  const Screen = (available ? SCREENS.get(toolId) : undefined) ?? UnavailableToolPage;
   return (
     <>
       <Screen key={toolId} toolId={toolId} />

@@ -1,5 +1,7 @@
-import { useEffect } from "react";
+import { useEffect, useMemo } from "react";
 import { useTranslation } from "react-i18next";
+import { useLocation } from "react-router";
+import { applyHead, type PageHead, pageHead } from "./page-head";
 
 export interface PageMeta {
   /** The page's own title; the brand is appended. Omit for the brand alone. */
@@ -12,56 +14,42 @@ export interface PageMeta {
   extra?: Readonly<Record<string, string>>;
 }
 
-function setMeta(attribute: "name" | "property", key: string, content: string) {
-  let element = document.head.querySelector<HTMLMetaElement>(`meta[${attribute}="${key}"]`);
-  if (!element) {
-    element = document.createElement("meta");
-    element.setAttribute(attribute, key);
-    element.dataset.pageMeta = "";
-    document.head.append(element);
-  }
-  element.content = content;
+/** The public origin canonical and alternate addresses use (SITE_ORIGIN at build time). */
+export const SITE_ORIGIN: string = (import.meta.env.VITE_SITE_ORIGIN ?? "").replace(/\/+$/, "");
+
+let renderedHead: PageHead | null = null;
+
+/** The head the last server render asked for (the prerender reads it after each page). */
+export function takeRenderedHead(): PageHead | null {
+  const head = renderedHead;
+  renderedHead = null;
+  return head;
 }
 
-function setCanonical(href: string) {
-  let link = document.head.querySelector<HTMLLinkElement>('link[rel="canonical"]');
-  if (!link) {
-    link = document.createElement("link");
-    link.rel = "canonical";
-    document.head.append(link);
-  }
-  link.href = href;
-}
-
-/** Sets the document title and the search-engine and social-card tags of the current page. */
+/**
+ * Sets the document title and the search-engine and social-card tags of the current page: during a
+ * prerender they are recorded for the page's HTML, in the browser they follow every navigation.
+ */
 export function usePageMeta({ title, description, type = "website", image, extra }: PageMeta) {
   const { t } = useTranslation();
+  const { pathname } = useLocation();
   const brand = t("app.name");
   const fullTitle = title ? t("app.titleTemplate", { page: title, name: brand }) : brand;
   const extraKey = JSON.stringify(extra ?? {});
-  useEffect(() => {
-    const url = `${window.location.origin}${window.location.pathname}`;
-    document.title = fullTitle;
-    setMeta("name", "description", description);
-    setMeta("name", "robots", "index, follow");
-    setMeta("property", "og:title", fullTitle);
-    setMeta("property", "og:description", description);
-    setMeta("property", "og:type", type);
-    setMeta("property", "og:url", url);
-    setMeta("property", "og:site_name", brand);
-    setMeta("name", "twitter:card", image ? "summary_large_image" : "summary");
-    setMeta("name", "twitter:title", fullTitle);
-    setMeta("name", "twitter:description", description);
-    if (image) setMeta("property", "og:image", new URL(image, window.location.origin).href);
-    for (const [key, value] of Object.entries(JSON.parse(extraKey) as Record<string, string>)) {
-      setMeta("property", key, value);
-    }
-    setCanonical(url);
-    return () => {
-      for (const element of document.head.querySelectorAll("meta[data-page-meta]")) {
-        const key = element.getAttribute("property") ?? "";
-        if (key.startsWith("article:") || key === "og:image") element.remove();
-      }
-    };
-  }, [fullTitle, description, type, image, brand, extraKey]);
+  const head = useMemo(
+    () =>
+      pageHead({
+        title: fullTitle,
+        description,
+        brand,
+        pathname,
+        origin: SITE_ORIGIN || (typeof window === "undefined" ? "" : window.location.origin),
+        type,
+        image,
+        extra: JSON.parse(extraKey) as Record<string, string>,
+      }),
+    [fullTitle, description, brand, pathname, type, image, extraKey],
+  );
+  if (typeof document === "undefined") renderedHead = head;
+  useEffect(() => applyHead(head, document), [head]);
 }

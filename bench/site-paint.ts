@@ -1,0 +1,99 @@
+/**
+ * First contentful paint of the home page and a tool page against a plain static HTML page (a
+ * heading and a paragraph, no CSS, no script) served the same way: the built site under
+ * `wrangler dev` (scripts/stack.ts), Debian's Chromium (tests/e2e/browser.ts), each load in a fresh
+ * context (cold cache). Prints the median of several loads and the ratio to the plain page (target
+ * ≤ 1.5×). Run with `node bench/site-paint.ts` after `vite build` (it builds when dist/ is missing).
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { freePort, ROOT, startStack } from "../scripts/stack.ts";
+import { launchChromium } from "../tests/e2e/browser.ts";
+
+const RUNS = Number(process.env.RUNS ?? 9);
+const PLAIN = "bench-plain-page.html";
+const PAGES = [
+  { name: "plain static HTML", path: `/${PLAIN}` },
+  { name: "home /", path: "/" },
+  { name: "tool /tools/merge-pdf", path: `/tools/${"merge"}-pdf` },
+  { name: "home in Hindi /hi", path: "/hi" },
+  // The same home page with its scripts refused: what the prerendered HTML and CSS alone cost.
+  { name: "home / without scripts", path: "/", noScripts: true },
+];
+
+if (!existsSync(join(ROOT, "dist/client/index.html")))
+  execFileSync(
+    process.execPath,
+    [join(ROOT, "node_modules/vite/bin/vite.js"), "build", "--logLevel", "error"],
+    {
+      cwd: ROOT,
+      stdio: "inherit",
+    },
+  );
+const plainFile = join(ROOT, "dist/client", PLAIN);
+writeFileSync(
+  plainFile,
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Plain</title></head><body><h1>Every PDF and image tool you need</h1><p>A plain page for comparison.</p></body></html>\n',
+);
+
+const persistTo = mkdtempSync(join(tmpdir(), "site-paint-"));
+const stack = await startStack({
+  port: await freePort(),
+  converterPort: await freePort(),
+  persistTo,
+  quiet: true,
+});
+const browser = await launchChromium();
+
+async function firstContentfulPaint(path: string, noScripts = false): Promise<number> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  if (noScripts) await page.route(/\.js$/, (route) => route.abort());
+  await page.goto(`${stack.url}${path}`, { waitUntil: "load" });
+  const fcp = await page.evaluate(
+    () =>
+      new Promise<number>((done) => {
+        const found = performance.getEntriesByName("first-contentful-paint")[0];
+        if (found) return done(found.startTime);
+        new PerformanceObserver((list) => {
+          const entry = list.getEntriesByName("first-contentful-paint")[0];
+          if (entry) done(entry.startTime);
+        }).observe({ type: "paint", buffered: true });
+      }),
+  );
+  await context.close();
+  return fcp;
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+};
+
+try {
+  // One warm-up load each (wrangler dev compiles the Worker on the first request).
+  for (const page of PAGES) await firstContentfulPaint(page.path, page.noScripts);
+  const results = new Map<string, number[]>(PAGES.map((page) => [page.name, []]));
+  // Interleaved, so machine load affects every page alike.
+  for (let run = 0; run < RUNS; run++)
+    for (const page of PAGES)
+      results.get(page.name)?.push(await firstContentfulPaint(page.path, page.noScripts));
+  const plain = median(results.get(PAGES[0]?.name ?? "") ?? []);
+  console.log(`\nFirst contentful paint, median of ${RUNS} cold loads (Chromium ${browser.version()})\n`);
+  console.log("| page | FCP ms | min–max ms | ratio to plain |");
+  console.log("|---|---|---|---|");
+  for (const page of PAGES) {
+    const values = results.get(page.name) ?? [];
+    const value = median(values);
+    console.log(
+      `| ${page.name} | ${value.toFixed(0)} | ${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)} | ${(value / plain).toFixed(2)}× |`,
+    );
+  }
+} finally {
+  await browser.close();
+  await stack.stop();
+  unlinkSync(plainFile);
+  rmSync(persistTo, { recursive: true, force: true });
+}

@@ -1,0 +1,60 @@
+/**
+ * The prerender's entry (built by scripts/prerender.ts with Vite's SSR build): renders one path in
+ * one language to HTML with react-router's static handler, every string loaded beforehand.
+ */
+import { StrictMode } from "react";
+import { prerender } from "react-dom/static";
+import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router";
+import type { LanguageCode } from "../../contract/languages.ts";
+import { AppShell } from "./app/app";
+import { routes } from "./app/router";
+import i18next, { i18nReady } from "./lib/i18n/i18n";
+import type { PageHead } from "./lib/page-head";
+import { takeRenderedHead } from "./lib/use-page-meta";
+
+export { headHtml, pageHead } from "./lib/page-head";
+
+const handler = createStaticHandler(routes);
+
+export interface RenderedPage {
+  /** The markup of #root. */
+  html: string;
+  head: PageHead | null;
+  /** The i18next namespaces the page showed (the client loads them before hydrating). */
+  namespaces: string[];
+  /** The address the app redirected to, when it did (unknown paths). */
+  redirect?: string;
+}
+
+/** react-i18next's record of the namespaces rendered (created by the first useTranslation). */
+function usedNamespaces() {
+  return (i18next as { reportNamespaces?: { usedNamespaces: Record<string, boolean> } }).reportNamespaces;
+}
+
+async function readAll(stream: ReadableStream<Uint8Array>): Promise<string> {
+  return new Response(stream).text();
+}
+
+export async function renderPage(pathname: string, language: LanguageCode): Promise<RenderedPage> {
+  await i18nReady;
+  await i18next.changeLanguage(language);
+  const context = await handler.query(new Request(`http://prerender${pathname}`));
+  if (context instanceof Response)
+    return { html: "", head: null, namespaces: [], redirect: context.headers.get("Location") ?? "/" };
+  const router = createStaticRouter(handler.dataRoutes, context);
+  takeRenderedHead();
+  const before = usedNamespaces();
+  if (before) before.usedNamespaces = {};
+  const { prelude } = await prerender(
+    <StrictMode>
+      <AppShell>
+        <StaticRouterProvider router={router} context={context} hydrate={false} />
+      </AppShell>
+    </StrictMode>,
+    // One piece of HTML: no boundary moved to the end with an inline script (the CSP allows none).
+    { progressiveChunkSize: Number.POSITIVE_INFINITY },
+  );
+  const html = await readAll(prelude);
+  const namespaces = Object.keys(usedNamespaces()?.usedNamespaces ?? {});
+  return { html, head: takeRenderedHead(), namespaces };
+}

@@ -1,0 +1,170 @@
+/**
+ * Every page (route × language) as a visitor gets it: the Worker serves prerendered HTML with the
+ * page's head, the app hydrates it without a mismatch, the text is translated, and Hindi, Telugu and
+ * Tamil are drawn with the site's own fonts (whatever fonts the machine has).
+ */
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { LANGUAGE_CODES, type LanguageCode } from "../../contract/languages.ts";
+import { type SitePage, sitePages } from "../../scripts/site-pages.ts";
+import { launchChromium } from "./browser.ts";
+
+const siteUrl = inject("siteUrl");
+const pages = await sitePages();
+const INDIC_FONTS: Partial<Record<LanguageCode, string>> = {
+  hi: "Noto Sans Devanagari",
+  te: "Noto Sans Telugu",
+  ta: "Noto Sans Tamil",
+};
+/** What an untranslated key looks like on screen ("pages.home.title", "common:app.name"). */
+const MISSING_KEY = /\b(pages|common|app|errors|footer|header|features|hero)[.:][a-z]\w*\.?\w*/;
+/** React's hydration failures (production builds log them as minified errors #418, #423, #425). */
+const HYDRATION_ERROR = /hydrat|#418|#423|#425|did not match/i;
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** Records the first heading as parsed, before any script runs, to tell hydration from a re-render. */
+const RECORD_PARSED_HEADING = () => {
+  document.addEventListener("readystatechange", () => {
+    if (document.readyState === "interactive")
+      (window as unknown as { parsedHeading: Element | null }).parsedHeading = document.querySelector("h1");
+  });
+};
+
+async function visit(context: BrowserContext, sitePage: SitePage): Promise<{ page: Page; errors: string[] }> {
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error" || message.type() === "warning") errors.push(message.text());
+  });
+  page.on("pageerror", (error) => errors.push(String(error)));
+  await page.goto(`${siteUrl}${sitePage.path}`);
+  // Hydrated: React's root is attached to #root.
+  await page.waitForFunction(
+    () => {
+      const root = document.getElementById("root");
+      return root !== null && Object.keys(root).some((key) => key.startsWith("__reactContainer"));
+    },
+    undefined,
+    { timeout: 30_000 },
+  );
+  await page.locator("h1").first().waitFor({ state: "visible", timeout: 30_000 });
+  return { page, errors };
+}
+
+describe("served HTML of every page", () => {
+  it("is prerendered with its language, title, description, canonical and alternate addresses", async () => {
+    for (const sitePage of pages) {
+      const response = await fetch(`${siteUrl}${sitePage.path}`);
+      expect(response.status, sitePage.path).toBe(200);
+      const html = await response.text();
+      expect(html, sitePage.path).toContain(`<html lang="${sitePage.language}"`);
+      expect(html, sitePage.path).toMatch(/<h1[^>]*>[^<]+/);
+      expect(html, sitePage.path).toMatch(/<title>[^<]+ \| [^<]+<\/title>|<title>[^<|]+<\/title>/);
+      expect(html, sitePage.path).toMatch(/<meta name="description" content="[^"]{20,}"/);
+      expect(html, sitePage.path).toContain('<meta name="robots" content="index, follow"');
+      expect(html, sitePage.path).toMatch(/<link rel="canonical" href="https?:\/\/[^"]+"/);
+      for (const code of [...LANGUAGE_CODES, "x-default"])
+        expect(html, `${sitePage.path} ${code}`).toContain(`hreflang="${code}"`);
+      for (const tag of ["og:title", "og:description", "og:url", "twitter:card", "twitter:title"])
+        expect(html, `${sitePage.path} ${tag}`).toContain(`"${tag}"`);
+      expect(html, sitePage.path).not.toMatch(/<script>/);
+    }
+  });
+
+  it("lists every page in sitemap.xml and robots.txt names it", async () => {
+    const sitemap = await (await fetch(`${siteUrl}/sitemap.xml`)).text();
+    const locations = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map(
+      (match) => new URL(match[1] ?? "").pathname,
+    );
+    expect(locations.sort()).toEqual(pages.map((page) => page.path).sort());
+    const robots = await (await fetch(`${siteUrl}/robots.txt`)).text();
+    expect(robots).toMatch(/^Sitemap: https?:\/\/\S+\/sitemap\.xml$/m);
+  });
+});
+
+describe.each([null, ...LANGUAGE_CODES])("every route in Chromium, prefix %s", (prefix) => {
+  const chosen = pages.filter((page) =>
+    prefix === null ? page.path === page.route : page.path.split("/")[1] === prefix,
+  );
+
+  it(`hydrates each page in its language with no missing string${prefix && INDIC_FONTS[prefix] ? " and the site's font" : ""}`, async () => {
+    const context = await browser.newContext({ locale: "en-US" });
+    await context.addInitScript(RECORD_PARSED_HEADING);
+    const fontFiles: string[] = [];
+    context.on("request", (request) => {
+      if (request.url().endsWith(".woff2")) fontFiles.push(new URL(request.url()).pathname);
+    });
+    try {
+      for (const sitePage of chosen) {
+        const { page, errors } = await visit(context, sitePage);
+        const heading = (await page.locator("h1").first().innerText()).trim();
+        expect(heading.length, sitePage.path).toBeGreaterThan(0);
+        // The prerendered heading is the one on screen: the app hydrated it instead of drawing anew.
+        expect(
+          await page.evaluate(
+            () =>
+              (window as unknown as { parsedHeading: Element | null }).parsedHeading ===
+              document.querySelector("h1"),
+          ),
+          sitePage.path,
+        ).toBe(true);
+        expect(await page.evaluate(() => document.documentElement.lang), sitePage.path).toBe(
+          sitePage.language,
+        );
+        const text = await page.locator("body").innerText();
+        expect(text.match(MISSING_KEY)?.[0], sitePage.path).toBeUndefined();
+        expect(
+          errors.filter((error) => HYDRATION_ERROR.test(error)),
+          sitePage.path,
+        ).toEqual([]);
+
+        const family = INDIC_FONTS[sitePage.language];
+        if (family) {
+          const drawn = await page.evaluate(async (name) => {
+            await document.fonts.ready;
+            const heading = document.querySelector("h1")?.textContent ?? "";
+            const faces: FontFace[] = [];
+            document.fonts.forEach((face) => {
+              faces.push(face);
+            });
+            const own = faces.filter((face) => face.family.replace(/"/g, "") === name);
+            return {
+              loaded: own.filter((face) => face.status === "loaded").length,
+              covered: document.fonts.check(`16px "${name}"`, heading),
+            };
+          }, family);
+          expect(drawn.loaded, `${sitePage.path} ${family}`).toBeGreaterThan(0);
+          expect(drawn.covered, sitePage.path).toBe(true);
+        }
+        await page.close();
+      }
+      // The page's own script font is the self-hosted file. (Latin pages also fetch the three Indic
+      // fonts today, for the language names in the header's language selector.)
+      const scripts = new Set(fontFiles.map((file) => /noto-sans-(devanagari|telugu|tamil)/.exec(file)?.[1]));
+      const expected = prefix ? INDIC_FONTS[prefix]?.split(" ").at(-1)?.toLowerCase() : undefined;
+      if (expected) expect([...scripts]).toContain(expected);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe("an unknown path", () => {
+  it("goes to the home page, replacing the history entry", async () => {
+    const context = await browser.newContext({ locale: "en-US" });
+    const page = await context.newPage();
+    await page.goto(`${siteUrl}/no-such-page`);
+    await page.waitForURL(`${siteUrl}/`);
+    await page.locator("h1").first().waitFor({ state: "visible" });
+    // The new tab's blank page and the visited address: the redirect replaced the entry, adding none.
+    expect(await page.evaluate(() => history.length)).toBe(2);
+    await context.close();
+  });
+});

@@ -1,0 +1,66 @@
+/**
+ * What the home page loads before anything else (its HTML's script, module preloads and stylesheet):
+ * the budget of issue 10 (JS ≤ 100 KB gzip), no zod and no tool code.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { gzipSync } from "node:zlib";
+import { beforeAll, describe, expect, it } from "vitest";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+const CLIENT = join(ROOT, "dist/client");
+/** Home first-load JavaScript budget, gzip level 9 bytes. */
+const FIRST_LOAD_JS_BUDGET = 100 * 1024;
+
+/** The files the home page's HTML asks for at once, with their gzip sizes. */
+function firstLoadFiles(html: string): { file: string; gzip: number }[] {
+  const addresses = [
+    ...html.matchAll(/<script type="module"[^>]* src="([^"]+)"/g),
+    ...html.matchAll(/<link rel="modulepreload"[^>]* href="([^"]+)"/g),
+    ...html.matchAll(/<link rel="stylesheet"[^>]* href="([^"]+)"/g),
+  ].map((match) => match[1] ?? "");
+  return [...new Set(addresses)].map((address) => ({
+    file: address,
+    gzip: gzipSync(readFileSync(join(CLIENT, address)), { level: 9 }).length,
+  }));
+}
+
+describe("home page first load (vite build)", () => {
+  let files: { file: string; gzip: number }[] = [];
+  let modules: string[] = [];
+
+  beforeAll(() => {
+    if (!existsSync(join(CLIENT, "index.html")) || !existsSync(join(ROOT, "dist/client-modules.json")))
+      execFileSync(
+        process.execPath,
+        [join(ROOT, "node_modules/vite/bin/vite.js"), "build", "--logLevel", "error"],
+        {
+          cwd: ROOT,
+        },
+      );
+    files = firstLoadFiles(readFileSync(join(CLIENT, "index.html"), "utf8"));
+    const chunks = JSON.parse(readFileSync(join(ROOT, "dist/client-modules.json"), "utf8")) as {
+      file: string;
+      modules: string[];
+    }[];
+    const loaded = new Set(files.map((entry) => entry.file.replace(/^\//, "")));
+    modules = chunks.filter((chunk) => loaded.has(chunk.file)).flatMap((chunk) => chunk.modules);
+  }, 180_000);
+
+  it("holds no zod, no tool declaration and no tool screen", () => {
+    expect(files.some((entry) => entry.file.endsWith(".js"))).toBe(true);
+    const forbidden = [/node_modules\/zod\//, /\/tools\/[^/]+\/(tool|screen|container|edge)\.tsx?$/];
+    expect(modules.filter((path) => forbidden.some((pattern) => pattern.test(path)))).toEqual([]);
+  });
+
+  it(`stays within ${FIRST_LOAD_JS_BUDGET / 1024} KB of gzip JavaScript`, () => {
+    const js = files
+      .filter((entry) => entry.file.endsWith(".js"))
+      .reduce((sum, entry) => sum + entry.gzip, 0);
+    const table = files.map((entry) => `${entry.file} ${(entry.gzip / 1024).toFixed(1)} KB`).join("\n");
+    expect(js, `first-load JS ${(js / 1024).toFixed(1)} KB gzip:\n${table}`).toBeLessThanOrEqual(
+      FIRST_LOAD_JS_BUDGET,
+    );
+  });
+});
