@@ -83,8 +83,11 @@ export function readBmpHeader(bytes: Uint8Array): BmpHeader {
   if (bitCount <= 8) {
     const entrySize = core ? 3 : 4;
     const declared = core ? 0 : view.getUint32(46, true);
-    const entries = declared > 0 && declared <= 1 << bitCount ? declared : 1 << bitCount;
     const start = 14 + dibSize + (compression === BMP_COMPRESSION.bitfields && dibSize === 40 ? 12 : 0);
+    // Writers often store fewer entries than the bit depth allows (and OS/2 headers cannot say how
+    // many): no more than fit before the pixels.
+    const room = dataOffset > start ? Math.floor((dataOffset - start) / entrySize) : 1 << bitCount;
+    const entries = Math.min(declared > 0 && declared <= 1 << bitCount ? declared : 1 << bitCount, room);
     if (start + entries * entrySize > bytes.length) throw fail("colour table cut short");
     for (let i = 0; i < entries; i++) {
       const at = start + i * entrySize;

@@ -7,33 +7,11 @@
  * `image_format`), so the screen can say which kind of image could not be read.
  */
 import decodeHeic from "heic-decode";
-import { AppError, FILE_KINDS, type FileKind, MAX_IMAGE_PIXELS } from "../../contract/index.ts";
+import { AppError, type FileKind, MAX_IMAGE_PIXELS } from "../../contract/index.ts";
 import { decodeBmp } from "./bmp-decode.ts";
+import { undecodableImage } from "./format-name.ts";
 import { readHeifHeader } from "./heif-header.ts";
 import { writeTiff } from "./tiff-write.ts";
-
-/** The name users know a kind by (HEIC, TIFF, JPG). */
-export function formatName(kind: FileKind): string {
-  return (FILE_KINDS[kind].extensions[0] ?? kind).toUpperCase();
-}
-
-/** IMAGE_DAMAGED naming the format; the decoder's own text goes to the log line only. */
-export function undecodableImage(kind: FileKind, error: unknown): AppError {
-  if (error instanceof AppError) {
-    if (error.code !== "IMAGE_DAMAGED") return error;
-    const context = { ...error.context, image_format: formatName(kind) };
-    return new AppError(error.code, error.message, context, error.detail);
-  }
-  const detail = error instanceof Error ? error.message : String(error);
-  return new AppError(
-    "IMAGE_DAMAGED",
-    `The ${formatName(kind)} image could not be decoded.`,
-    {
-      image_format: formatName(kind),
-    },
-    detail,
-  );
-}
 
 /** Kinds sharp cannot open from their own bytes. */
 export function needsOwnDecoder(kind: FileKind): boolean {

@@ -118,7 +118,8 @@ function orientationOf(quarterTurns: number, mirror: number | undefined): Orient
   return table[mirror === undefined ? `${quarterTurns}` : `${quarterTurns},${mirror}`] ?? 1;
 }
 
-const AUXILIARY_ALPHA = /alpha/;
+/** Alpha auxiliary images: HEVC's auxid 1, and MPEG-B's CICP alpha (AVIF). */
+const AUXILIARY_ALPHA = /urn:mpeg:hevc:2015:auxid:1\b|auxiliary:alpha/;
 
 /**
  * Reads the primary image's header. Throws IMAGE_DAMAGED when the boxes are malformed or cut short;

@@ -5,6 +5,7 @@
 import { AppError, type FileKind, sniffFileKind } from "../../contract/index.ts";
 import { readBmpHeader } from "./bmp-header.ts";
 import { type Orientation, readExifOrientation } from "./exif-orientation.ts";
+import { undecodableImage } from "./format-name.ts";
 import { readHeifHeader } from "./heif-header.ts";
 import { isSrgbProfile, jpegIccProfile, pngIccProfile } from "./icc-profile.ts";
 import { pngHasAlpha, readPngLayout } from "./png-chunks.ts";
@@ -355,11 +356,14 @@ export function readImageInfo(bytes: Uint8Array): ImageInfo {
       return readGif(bytes);
     case "heic":
     case "avif":
-      return readHeif(bytes, kind);
     case "tiff":
-      return readTiff(bytes);
     case "bmp":
-      return readBmp(bytes);
+      // Their messages name the format: the screen says which kind of image could not be read.
+      try {
+        return kind === "tiff" ? readTiff(bytes) : kind === "bmp" ? readBmp(bytes) : readHeif(bytes, kind);
+      } catch (error) {
+        throw undecodableImage(kind, error);
+      }
     default:
       throw new AppError("UNSUPPORTED_FILE_TYPE", "not an image kind we read");
   }

@@ -10,8 +10,9 @@
 import sharp, { type OutputInfo, type Sharp } from "sharp";
 import { AppError, MAX_IMAGE_PIXELS } from "../../contract/index.ts";
 import type { EngineOutput, ProgressReporter } from "../types.ts";
-import { sharpReadable, undecodableImage } from "./container-decode.ts";
+import { sharpReadable } from "./container-decode.ts";
 import { type ConversionPlan, conversionFacts, type ImageTarget, planConversion } from "./conversion-plan.ts";
+import { undecodableImage } from "./format-name.ts";
 import type { ImageKind } from "./image-info.ts";
 
 /**
