@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import { describe, expect, inject, it } from "vitest";
-import { heicOf, heifEnc } from "../container/image-kind-fixtures.ts";
 import { imageFixtures } from "../container/image-fixtures.ts";
+import { heicOf, heifEnc } from "../container/image-kind-fixtures.ts";
 import { chromiumPages, downloadBytes, translator } from "./page-helpers.ts";
 
 const siteUrl = inject("siteUrl");
@@ -12,7 +12,10 @@ describe.skipIf(!heifEnc())("HEIC to JPG in German", () => {
     const t = translator("de");
     const page = await newPage();
     await page.goto(`${siteUrl}/de/tools/image-tools`);
-    await page.getByRole("link", { name: t("heic-to-jpg:name") }).first().click();
+    await page
+      .getByRole("link", { name: t("heic-to-jpg:name") })
+      .first()
+      .click();
     await expect.poll(() => page.locator("h1").textContent()).toBe(t("heic-to-jpg:name"));
     expect(new URL(page.url()).pathname).toBe("/de/tools/heic-to-jpg");
 
@@ -24,13 +27,22 @@ describe.skipIf(!heifEnc())("HEIC to JPG in German", () => {
       .setInputFiles([{ name: "kaputt.heic", mimeType: "image/heic", buffer: damaged }]);
     await page.getByRole("button", { name: t("imageConverter.convert", { format: "JPG" }) }).click();
     await expect
-      .poll(() => page.getByText(t("errors.imageUnreadable", { format: "HEIC" })).first().isVisible(), {
-        timeout: 60_000,
-      })
+      .poll(
+        () =>
+          page
+            .getByText(t("errors.imageUnreadable", { format: "HEIC" }))
+            .first()
+            .isVisible(),
+        {
+          timeout: 60_000,
+        },
+      )
       .toBe(true);
 
     // Browsers on Windows report no type for .heic files: the name and the bytes decide.
-    await page.getByTestId("file-input").setInputFiles([{ name: "IMG_0042.HEIC", mimeType: "", buffer: heic }]);
+    await page
+      .getByTestId("file-input")
+      .setInputFiles([{ name: "IMG_0042.HEIC", mimeType: "", buffer: heic }]);
     await page.getByRole("button", { name: t("imageConverter.convert", { format: "JPG" }) }).click();
     await expect.poll(() => page.getByTestId("result-panel").isVisible(), { timeout: 60_000 }).toBe(true);
     await expect

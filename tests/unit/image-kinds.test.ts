@@ -1,7 +1,7 @@
 /**
  * HEIC, AVIF, TIFF and BMP without decoding: magic bytes (contract/file-kinds.ts), sizes from their
  * headers, the Worker's early pixel check (worker/uploads/image-head.ts), routing to the container
- * and the resolution of `target_format=jpg`; and the BMP decoder on every header version and pixel
+ * (the resolution of `target_format=jpg` is tested in tests/worker/tool-resolution.test.ts); and the BMP decoder on every header version and pixel
  * layout it reads, pixel for pixel.
  */
 import sharp from "sharp";
@@ -10,7 +10,6 @@ import { AppError, sniffFileKind, TOOLS } from "../../contract/index.ts";
 import { decodeBmp } from "../../engines/image/bmp-decode.ts";
 import { convertibleAtEdge, readImageInfo } from "../../engines/image/image-info.ts";
 import { writeTiff } from "../../engines/image/tiff-write.ts";
-import { resolveTool } from "../../worker/tool-resolution.ts";
 import { imageHeadSize, MAX_IMAGE_HEAD_BYTES } from "../../worker/uploads/image-head.ts";
 import { imageFixtures } from "../container/image-fixtures.ts";
 import { bmpFixture, heicOf, heifEnc, kindFixtures } from "../container/image-kind-fixtures.ts";
@@ -137,22 +136,6 @@ describe("routing", () => {
       for (const kind of ["heic", "avif", "tiff", "bmp"])
         expect([tool.id, kinds.includes(kind)]).toEqual([tool.id, true]);
     }
-  });
-
-  it("resolves target_format=jpg to the HEIC tool for HEIC, and to a JPG converter for AVIF, TIFF, BMP", () => {
-    const path = "/api/image/convert";
-    const heic = resolveTool(path, { target_format: "jpg", quality: "medium" }, "heic");
-    expect(heic).toBe(Object.values(TOOLS).find((tool) => tool.input.kinds[0] === "heic")?.id);
-    for (const kind of ["avif", "tiff", "bmp"] as const) {
-      const id = resolveTool(path, { target_format: "jpg", quality: "medium" }, kind);
-      expect(id && TOOLS[id].output.kind).toBe("jpeg");
-    }
-    // JPG to PNG takes them too.
-    const png = resolveTool(path, { target_format: "png" }, "heic");
-    expect(png && TOOLS[png].output.kind).toBe("png");
-    // Compress image: the file's own format and a number.
-    const compress = resolveTool(path, { target_format: "heic", quality: "85" }, "heic");
-    expect(compress && TOOLS[compress].engine.kind).toBe("container");
   });
 });
 
