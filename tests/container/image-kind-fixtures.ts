@@ -32,7 +32,9 @@ export const kindFixtures = {
     const eight = photoPixels(w, h);
     const data = new Uint8Array(eight.length * 2);
     const view = new DataView(data.buffer);
-    eight.forEach((value, i) => view.setUint16(i * 2, value * 257, true));
+    eight.forEach((value, i) => {
+      view.setUint16(i * 2, value * 257, true);
+    });
     return writeTiff({ width: w, height: h, channels: 3, data, bitsPerSample: 16 });
   },
   /** One page per colour of PAGE_COLOURS, each `w`×`h`. */
@@ -122,7 +124,9 @@ export function bmpFixture(spec: BmpSpec, w = 37, h = 23): { bytes: Uint8Array; 
     if (spec.bitfields) {
       const [r, g, b, a] =
         bitCount === 16 ? [0xf800, 0x07e0, 0x001f, 0] : [0x00ff0000, 0x0000ff00, 0x000000ff, 0xff000000];
-      [r, g, b].forEach((mask, i) => view.setUint32(54 + i * 4, mask, true));
+      [r, g, b].forEach((mask, i) => {
+        view.setUint32(54 + i * 4, mask, true);
+      });
       if (header >= 108) view.setUint32(66, a, true);
     }
     // V4/V5: colour space "sRGB".
