@@ -104,7 +104,9 @@ describe("sharpPngToJpg", () => {
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).toBody()).toEqual({
       code: "IMAGE_DAMAGED",
-      message: "The PNG could not be decoded.",
+      message: "The PNG image could not be decoded.",
+      // The screen's message names the format (errors.imageUnreadable).
+      context: { image_format: "PNG" },
     });
     expect((error as AppError).detail).toBeTruthy();
   });
