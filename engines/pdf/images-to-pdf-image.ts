@@ -36,8 +36,8 @@ import { indexColours } from "./images-to-pdf-palette.ts";
 sharp.cache(false);
 
 /**
- * Pages one TIFF may bring: a 500-page fax (1728×2200, bilevel) takes about 40 s here, well inside
- * the job time limit; more is refused with TOO_MANY_PAGES before any page is decoded.
+ * Pages one TIFF may bring (a long fax or scan batch); more is refused with TOO_MANY_PAGES before
+ * any page is decoded. Not measured yet at this size: the job time limit is the real bound.
  */
 export const MAX_TIFF_PAGES = 500;
 
