@@ -150,7 +150,7 @@ async function runOne(path: "edge" | "container", file: string): Promise<void> {
   // Warm-up on a small image of the same kind: codecs compiled and instantiated, libvips loaded.
   const small = await sharp(bytes, { pages: 1 })
     .resize(16, 16)
-    .toFormat(info.kind === "gif" ? "gif" : info.kind)
+    .toFormat(info.kind === "heic" || info.kind === "bmp" ? "png" : info.kind)
     .toBuffer();
   await convert(new Uint8Array(small)).catch(() => undefined);
   const sampler = rssSampler();

@@ -8,6 +8,11 @@ export const FILE_KINDS = {
   jpeg: { mime: "image/jpeg", extensions: ["jpg", "jpeg"] },
   webp: { mime: "image/webp", extensions: ["webp"] },
   gif: { mime: "image/gif", extensions: ["gif"] },
+  /** HEIF with HEVC pictures (iPhone photos); HEIF files of other codecs sniff as this too. */
+  heic: { mime: "image/heic", extensions: ["heic", "heif", "hif"] },
+  avif: { mime: "image/avif", extensions: ["avif"] },
+  tiff: { mime: "image/tiff", extensions: ["tiff", "tif"] },
+  bmp: { mime: "image/bmp", extensions: ["bmp", "dib"] },
   markdown: { mime: "text/markdown", extensions: ["md", "markdown", "mdown", "mkdn", "mkd"] },
   zip: { mime: "application/zip", extensions: ["zip"] },
   docx: {
@@ -55,6 +60,40 @@ function isUtf8TextWithoutNul(bytes: Uint8Array): boolean {
   }
 }
 
+/** The brands of an ISO base media file (major, then compatible) when it starts with an `ftyp` box. */
+export function isoBrands(head: Uint8Array): string[] {
+  if (head.length < 16 || !startsWith(head, ascii("ftyp"), 4)) return [];
+  const size = ((head[0] ?? 0) << 24) | ((head[1] ?? 0) << 16) | ((head[2] ?? 0) << 8) | (head[3] ?? 0);
+  const end = Math.min(head.length, size >>> 0);
+  const brands: string[] = [];
+  for (let at = 8; at + 4 <= end; at += 4) {
+    // Bytes 12–15 are the minor version, not a brand.
+    if (at !== 12) brands.push(String.fromCharCode(...head.subarray(at, at + 4)));
+  }
+  return brands;
+}
+
+/** AV1 image brands; HEIF brands (HEVC images and sequences, and the generic image/sequence brands). */
+const AVIF_BRANDS = ["avif", "avis"];
+const HEIF_BRANDS = ["heic", "heix", "heim", "heis", "hevc", "hevx", "hevm", "hevs", "mif1", "msf1"];
+
+function heifKind(head: Uint8Array): "heic" | "avif" | null {
+  const brands = isoBrands(head);
+  if (brands.some((brand) => AVIF_BRANDS.includes(brand))) return "avif";
+  if (brands.some((brand) => HEIF_BRANDS.includes(brand))) return "heic";
+  return null;
+}
+
+/** BMP: "BM", then a DIB header whose size names one of the known versions (core, V1–V5, OS/2 2). */
+const BMP_HEADER_SIZES = [12, 16, 40, 52, 56, 64, 108, 124];
+
+function isBmp(head: Uint8Array): boolean {
+  if (head.length < 18 || !startsWith(head, ascii("BM"))) return false;
+  const dibSize =
+    (head[14] ?? 0) | ((head[15] ?? 0) << 8) | ((head[16] ?? 0) << 16) | ((head[17] ?? 0) << 24);
+  return BMP_HEADER_SIZES.includes(dibSize);
+}
+
 export function extensionOf(filename: string): string {
   const dot = filename.lastIndexOf(".");
   return dot < 0 ? "" : filename.slice(dot + 1).toLowerCase();
@@ -72,6 +111,12 @@ export function sniffFileKind(head: Uint8Array, filename = ""): FileKind | null 
   if (startsWith(head, ascii("RIFF")) && startsWith(head, ascii("WEBP"), 8)) return "webp";
   if (startsWith(head, ascii("GIF87a")) || startsWith(head, ascii("GIF89a"))) return "gif";
   if (startsWith(head, [0x50, 0x4b, 0x03, 0x04])) return "zip";
+  const heif = heifKind(head);
+  if (heif) return heif;
+  // Classic TIFF (42) and BigTIFF (43), little- or big-endian.
+  if (startsWith(head, ascii("II")) && (head[2] === 42 || head[2] === 43) && head[3] === 0) return "tiff";
+  if (startsWith(head, ascii("MM")) && head[2] === 0 && (head[3] === 42 || head[3] === 43)) return "tiff";
+  if (isBmp(head)) return "bmp";
   const markdownExtensions: readonly string[] = FILE_KINDS.markdown.extensions;
   if (markdownExtensions.includes(extensionOf(filename)) && isUtf8TextWithoutNul(head)) {
     return "markdown";

@@ -121,6 +121,12 @@ export const pdfInput = (maxFiles: number): ToolInput => ({
  */
 export const MAX_IMAGE_PIXELS = 64_000_000;
 
+/**
+ * Image kinds only the container decodes (HEIC/HEIF, AVIF, TIFF, BMP: the edge has no decoder for
+ * them). Every tool that takes images takes these too; jobs with them always run in the container.
+ */
+export const CONTAINER_IMAGE_KINDS = ["heic", "avif", "tiff", "bmp"] as const satisfies readonly FileKind[];
+
 export const imageInput = (kinds: readonly FileKind[], maxFiles = 1): ToolInput => ({
   kinds,
   maxFiles,
@@ -209,12 +215,17 @@ export function comingSoonPdfTool<const Id extends string, const Icon extends To
   return tool satisfies ToolDeclaration;
 }
 
-/** An image format converter with the quality presets, started on /api/image/convert (spec §7). */
+/**
+ * An image format converter with the quality presets, started on /api/image/convert (spec §7). It
+ * takes its source format first, then the container-only kinds (CONTAINER_IMAGE_KINDS); `engine`
+ * is the edge within its budget unless the source itself needs the container.
+ */
 export function imageConverterTool<
   const Id extends string,
   const Source extends FileKind,
   const Target extends FileKind,
   const Available extends boolean,
+  const Engine extends ToolEngine = typeof EDGE_IMAGE,
 >(spec: {
   id: Id;
   order: number;
@@ -222,6 +233,7 @@ export function imageConverterTool<
   target: Target;
   targetFormat: string;
   available: Available;
+  engine?: Engine;
 }) {
   const tool = {
     id: spec.id,
@@ -231,10 +243,10 @@ export function imageConverterTool<
     available: spec.available,
     comingSoon: false,
     premium: false,
-    input: imageInput([spec.source]),
+    input: imageInput([spec.source, ...CONTAINER_IMAGE_KINDS.filter((kind) => kind !== spec.source)]),
     options: z.object({ quality: options.qualityPreset() }),
     output: { kind: spec.target },
-    engine: EDGE_IMAGE,
+    engine: (spec.engine ?? EDGE_IMAGE) as Engine,
     endpoint: {
       path: "/api/image/convert",
       fileField: "file",

@@ -74,7 +74,8 @@ function matchesFields(id: ToolId, fields: Fields): boolean {
 /**
  * Picks the tool behind a path from the request's fields (query and form) and the kind of the first
  * file. `kind` null means "before the body is read": the answer is then null whenever the body is
- * still needed to decide. Several matches go to the first in tool order.
+ * still needed to decide. Several matches go to the tool whose own source is that kind, else to the
+ * first in tool order.
  */
 export function resolveTool(path: string, fields: Fields, kind: FileKind | null): ToolId | null {
   const candidates = toolsAtPath(path);
@@ -82,7 +83,9 @@ export function resolveTool(path: string, fields: Fields, kind: FileKind | null)
   const byFields = candidates.filter((id) => matchesFields(id, fields));
   // Before the body: only when the fields alone leave one tool, whatever the file.
   if (kind === null) return byFields.length === 1 ? (byFields[0] ?? null) : null;
-  return byFields.find((id) => (TOOLS[id].input.kinds as readonly FileKind[]).includes(kind)) ?? null;
+  // A tool made for this kind (its first input kind: HEIC → heic-to-jpg) before one that also takes it.
+  const accepting = byFields.filter((id) => (TOOLS[id].input.kinds as readonly FileKind[]).includes(kind));
+  return accepting.find((id) => TOOLS[id].input.kinds[0] === kind) ?? accepting[0] ?? null;
 }
 
 /** Re-checks stored uploads against the chosen tool's own limits (the plan may have been wider). */

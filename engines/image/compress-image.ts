@@ -6,6 +6,12 @@
  *   adaptive filters. Transparency is kept.
  * - WebP: lossy WebP with alpha kept; animated WebP keeps its frames.
  * - GIF: re-quantised GIF, frames kept, with inter-frame reuse at lower qualities.
+ * - AVIF: AVIF again (AV1 through libheif/aom) at the chosen quality.
+ * - TIFF: TIFF again, every page kept: JPEG-compressed for colour photos, Deflate with the
+ *   horizontal predictor for grey images and images with alpha.
+ * - HEIC and BMP, which cannot be written here (no HEVC encoder; BMP is uncompressed by nature),
+ *   become the nearest common format: JPEG, or PNG when the image has alpha. The facts
+ *   `formatFrom`/`formatTo` say so.
  * Colour is converted to sRGB through an embedded ICC profile and metadata (EXIF, GPS, XMP) is
  * stripped. A result that is not smaller than the input is never returned: the original is, with
  * the fact `alreadyOptimized`.
@@ -23,6 +29,8 @@ import {
 } from "../../contract/index.ts";
 import type { EngineHandler, EngineInput, ProgressReporter } from "../types.ts";
 import { fidelity } from "./compress-fidelity.ts";
+import { sharpReadable } from "./container-decode.ts";
+import { formatName, undecodableImage } from "./format-name.ts";
 import { type ImageInfo, type ImageKind, readImageInfo } from "./image-info.ts";
 
 export interface CompressImageOptions {
@@ -30,7 +38,7 @@ export interface CompressImageOptions {
 }
 
 /** How the result was made (a fact the screen explains). */
-export type CompressMethod = "mozjpeg" | "palette" | "lossless" | "webp" | "gif";
+export type CompressMethod = "mozjpeg" | "palette" | "lossless" | "webp" | "gif" | "avif" | "tiff";
 
 interface Candidate {
   readonly bytes: Uint8Array;
@@ -64,14 +72,7 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-function undecodable(kind: ImageKind, error: unknown): AppError {
-  return new AppError(
-    "IMAGE_DAMAGED",
-    `The ${kind.toUpperCase()} could not be decoded.`,
-    undefined,
-    messageOf(error),
-  );
-}
+const undecodable = undecodableImage;
 
 function open(input: Uint8Array, animated: boolean): Sharp {
   return sharp(input, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: "error", animated });
@@ -150,6 +151,27 @@ async function compressWebp(bytes: Uint8Array, quality: number, animated: boolea
   return { bytes: await encode(pipeline, "webp"), method: "webp" };
 }
 
+async function compressAvif(bytes: Uint8Array, quality: number): Promise<Candidate> {
+  // Effort 4 of 9 (libvips' default): higher efforts multiply aom's encode time on 2 cores.
+  const pipeline = open(bytes, false).rotate().avif({ quality, effort: 4 });
+  return { bytes: await encode(pipeline, "avif"), method: "avif" };
+}
+
+async function compressTiff(
+  bytes: Uint8Array,
+  quality: number,
+  info: ImageInfo,
+  pages: number,
+): Promise<Candidate> {
+  let pipeline = open(bytes, pages > 1);
+  if (pages === 1) pipeline = pipeline.rotate();
+  const photo = info.hasAlpha !== true && !info.grey;
+  pipeline = photo
+    ? pipeline.toColourspace("srgb").tiff({ compression: "jpeg", quality })
+    : pipeline.tiff({ compression: "deflate", predictor: "horizontal" });
+  return { bytes: await encode(pipeline, "tiff"), method: "tiff" };
+}
+
 async function compressGif(bytes: Uint8Array, quality: number): Promise<Candidate> {
   const error = gifFrameError(quality);
   const pipeline = open(bytes, true).gif({
@@ -185,7 +207,12 @@ async function verify(bytes: Uint8Array, kind: ImageKind, width: number, height:
   try {
     const metadata = await sharp(bytes, { animated: true }).metadata();
     const frameHeight = metadata.pageHeight ?? metadata.height;
-    if (metadata.format !== kind || metadata.width !== width || frameHeight !== height) {
+    // sharp names AVIF by its container, HEIF.
+    if (
+      metadata.format !== (kind === "avif" ? "heif" : kind) ||
+      metadata.width !== width ||
+      frameHeight !== height
+    ) {
       throw new Error(
         `got ${metadata.format} ${metadata.width}×${frameHeight}, expected ${kind} ${width}×${height}`,
       );
@@ -199,13 +226,16 @@ async function verify(bytes: Uint8Array, kind: ImageKind, width: number, height:
   }
 }
 
-function compressedName(name: string): string {
+/** "photo.png" → "photo-compressed.png"; with `extension`, the result's own ("photo-compressed.jpg"). */
+function compressedName(name: string, extension?: string): string {
   const dot = name.lastIndexOf(".");
-  return dot > 0 ? `${name.slice(0, dot)}-compressed${name.slice(dot)}` : `${name}-compressed`;
+  const stem = dot > 0 ? name.slice(0, dot) : name;
+  const suffix = extension ? `.${extension}` : dot > 0 ? name.slice(dot) : "";
+  return `${stem}-compressed${suffix}`;
 }
 
 async function frameCount(bytes: Uint8Array, kind: ImageKind): Promise<number> {
-  if (kind !== "gif" && kind !== "webp") return 1;
+  if (kind !== "gif" && kind !== "webp" && kind !== "tiff") return 1;
   try {
     return (await sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS }).metadata()).pages ?? 1;
   } catch (error) {
@@ -221,14 +251,23 @@ export const compressImage: EngineHandler<CompressImageOptions> = async (inputs,
   const quality = jpegQuality(options.quality);
   const frames = await frameCount(input.bytes, info.kind);
   progress(5);
+  // HEIC and BMP are written as JPEG (PNG with alpha): decoded first, then compressed as those are.
+  const converted = info.kind === "heic" || info.kind === "bmp";
+  const source = converted ? await sharpReadable(input.bytes, info.kind) : input.bytes;
+  const kind: ImageKind = converted ? (info.hasAlpha ? "png" : "jpeg") : info.kind;
+  progress(converted ? 25 : 5);
   const candidate =
-    info.kind === "jpeg"
-      ? await compressJpeg(input.bytes, quality)
-      : info.kind === "png"
-        ? await compressPng(input.bytes, quality, info.hasAlpha !== false, progress)
-        : info.kind === "webp"
-          ? await compressWebp(input.bytes, quality, frames > 1)
-          : await compressGif(input.bytes, quality);
+    kind === "jpeg"
+      ? await compressJpeg(source, quality)
+      : kind === "png"
+        ? await compressPng(source, quality, info.hasAlpha !== false, progress)
+        : kind === "webp"
+          ? await compressWebp(source, quality, frames > 1)
+          : kind === "avif"
+            ? await compressAvif(source, quality)
+            : kind === "tiff"
+              ? await compressTiff(source, quality, info, frames)
+              : await compressGif(source, quality);
   progress(85);
   const { width, height } = frames > 1 ? info : info.shown;
   const facts: JobFacts = { width, height, quality, frames, metadataStripped: true };
@@ -241,9 +280,16 @@ export const compressImage: EngineHandler<CompressImageOptions> = async (inputs,
       facts: { ...facts, alreadyOptimized: true, metadataStripped: false },
     };
   }
-  await verify(candidate.bytes, info.kind, width, height);
+  await verify(candidate.bytes, kind, width, height);
   progress(100);
-  const made: JobFacts = { ...facts, method: candidate.method, alreadyOptimized: false };
+  const made: JobFacts = {
+    ...facts,
+    method: candidate.method,
+    alreadyOptimized: false,
+    // Said on the result: the file changed type because its own cannot be written here.
+    ...(converted ? { formatFrom: formatName(info.kind), formatTo: formatName(kind) } : {}),
+  };
   if (candidate.ssim !== undefined) made.ssim = Math.round(candidate.ssim * 10_000) / 10_000;
-  return { bytes: candidate.bytes, kind: info.kind, name: compressedName(input.name), facts: made };
+  const name = compressedName(input.name, converted ? formatName(kind).toLowerCase() : undefined);
+  return { bytes: candidate.bytes, kind, name, facts: made };
 };

@@ -5,7 +5,7 @@
 import { AppError, type FileKind, jpegQuality, type QualityPreset } from "../../contract/index.ts";
 import type { EngineInput } from "../types.ts";
 import type { ImageTarget } from "./conversion-plan.ts";
-import type { ImageKind } from "./image-info.ts";
+import { IMAGE_KINDS, type ImageKind } from "./image-info.ts";
 
 export interface ImageConverterDeclaration {
   readonly input: { readonly kinds: readonly FileKind[] };
@@ -17,7 +17,7 @@ export interface ImageConverterOptions {
 }
 
 const TARGETS: readonly FileKind[] = ["jpeg", "png", "webp"] satisfies ImageTarget[];
-const SOURCES: readonly FileKind[] = ["jpeg", "png", "webp", "gif"] satisfies ImageKind[];
+const SOURCES: readonly FileKind[] = IMAGE_KINDS;
 
 /** The one input of a converter job, its target, the kinds allowed and the quality number. */
 export function converterJob(

@@ -3,11 +3,27 @@
  * edge budget and the decoders' memory checks rely on it. Pure TypeScript, no WASM.
  */
 import { AppError, type FileKind, sniffFileKind } from "../../contract/index.ts";
+import { readBmpHeader } from "./bmp-header.ts";
 import { type Orientation, readExifOrientation } from "./exif-orientation.ts";
+import { undecodableImage } from "./format-name.ts";
+import { readHeifHeader } from "./heif-header.ts";
 import { isSrgbProfile, jpegIccProfile, pngIccProfile } from "./icc-profile.ts";
 import { pngHasAlpha, readPngLayout } from "./png-chunks.ts";
+import { readTiffHeader } from "./tiff-header.ts";
 
-export type ImageKind = Extract<FileKind, "png" | "jpeg" | "webp" | "gif">;
+export type ImageKind = Extract<FileKind, "png" | "jpeg" | "webp" | "gif" | "heic" | "avif" | "tiff" | "bmp">;
+
+/** Every image kind read here; HEIC, AVIF, TIFF and BMP are decoded in the container only. */
+export const IMAGE_KINDS: readonly ImageKind[] = [
+  "png",
+  "jpeg",
+  "webp",
+  "gif",
+  "heic",
+  "avif",
+  "tiff",
+  "bmp",
+];
 
 export interface ImageInfo {
   readonly kind: ImageKind;
@@ -274,11 +290,61 @@ function readGif(bytes: Uint8Array): ImageInfo {
 }
 
 /**
+ * HEIC and AVIF: the primary image's `ispe` size, with `irot`/`imir` as the equivalent orientation
+ * (the decoder applies them, so the output's size is the turned one, as for EXIF orientation).
+ */
+function readHeif(bytes: Uint8Array, kind: "heic" | "avif"): ImageInfo {
+  const header = readHeifHeader(bytes);
+  return {
+    kind,
+    width: header.width,
+    height: header.height,
+    orientation: header.orientation,
+    hasAlpha: header.hasAlpha,
+    grey: false,
+    animated: false,
+    metadata: header.metadata,
+    colourTransform: needsTransform(header.icc),
+  };
+}
+
+/** TIFF: the first page's directory; later pages are counted by the decoder. */
+function readTiff(bytes: Uint8Array): ImageInfo {
+  const header = readTiffHeader(bytes);
+  return {
+    kind: "tiff",
+    width: header.width,
+    height: header.height,
+    orientation: header.orientation,
+    hasAlpha: header.hasAlpha,
+    grey: (header.photometric === 0 || header.photometric === 1) && header.samplesPerPixel <= 2,
+    animated: false,
+    metadata: header.metadata,
+    colourTransform: header.photometric === 5 || needsTransform(header.icc),
+  };
+}
+
+function readBmp(bytes: Uint8Array): ImageInfo {
+  const header = readBmpHeader(bytes);
+  return {
+    kind: "bmp",
+    width: header.width,
+    height: header.height,
+    orientation: 1,
+    hasAlpha: header.masks.alpha !== 0 && header.bitCount >= 16,
+    grey: false,
+    animated: false,
+    metadata: false,
+    colourTransform: needsTransform(header.icc),
+  };
+}
+
+/**
  * Reads an image's header. Throws UNSUPPORTED_FILE_TYPE for bytes of no image kind we read, and
  * IMAGE_DAMAGED when the header is cut short or invalid.
  */
 export function readImageInfo(bytes: Uint8Array): ImageInfo {
-  const kind = sniffFileKind(bytes.subarray(0, 16));
+  const kind = sniffFileKind(bytes.subarray(0, 256));
   switch (kind) {
     case "png":
       return readPng(bytes);
@@ -288,15 +354,26 @@ export function readImageInfo(bytes: Uint8Array): ImageInfo {
       return readWebp(bytes);
     case "gif":
       return readGif(bytes);
+    case "heic":
+    case "avif":
+    case "tiff":
+    case "bmp":
+      // Their messages name the format: the screen says which kind of image could not be read.
+      try {
+        return kind === "tiff" ? readTiff(bytes) : kind === "bmp" ? readBmp(bytes) : readHeif(bytes, kind);
+      } catch (error) {
+        throw undecodableImage(kind, error);
+      }
     default:
-      throw new AppError("UNSUPPORTED_FILE_TYPE", "not a PNG, JPEG, WebP or GIF image");
+      throw new AppError("UNSUPPORTED_FILE_TYPE", "not an image kind we read");
   }
 }
 
 /**
  * Whether the edge codecs convert this image exactly as the container does: they decode PNG, JPEG
- * and WebP, and have no colour engine (GIFs and images needing a colour transform go to sharp).
+ * and WebP, and have no colour engine (GIF, HEIC, AVIF, TIFF, BMP and images needing a colour
+ * transform go to sharp).
  */
 export function convertibleAtEdge(info: ImageInfo): boolean {
-  return info.kind !== "gif" && !info.colourTransform;
+  return (info.kind === "png" || info.kind === "jpeg" || info.kind === "webp") && !info.colourTransform;
 }

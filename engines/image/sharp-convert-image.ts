@@ -10,7 +10,9 @@
 import sharp, { type OutputInfo, type Sharp } from "sharp";
 import { AppError, MAX_IMAGE_PIXELS } from "../../contract/index.ts";
 import type { EngineOutput, ProgressReporter } from "../types.ts";
+import { sharpReadable } from "./container-decode.ts";
 import { type ConversionPlan, conversionFacts, type ImageTarget, planConversion } from "./conversion-plan.ts";
+import { undecodableImage } from "./format-name.ts";
 import type { ImageKind } from "./image-info.ts";
 
 /**
@@ -47,19 +49,22 @@ export async function sharpConvertImage(
   progress: ProgressReporter,
 ): Promise<EngineOutput> {
   const plan = planConversion(bytes, settings.target, SHARP_MAX_PIXELS, settings.sources);
-  const name = plan.info.kind.toUpperCase();
+  const { kind } = plan.info;
   progress(5);
+  // HEIC and BMP: decoded here to a TIFF with their profile, transforms applied (container-decode.ts).
+  const readable = await sharpReadable(bytes, kind, SHARP_MAX_PIXELS);
+  progress(readable === bytes ? 5 : 40);
   let output: { data: Buffer; info: OutputInfo };
   let pages = 1;
   try {
-    const input = sharp(bytes, { limitInputPixels: SHARP_MAX_PIXELS, failOn: "error" });
+    const input = sharp(readable, { limitInputPixels: SHARP_MAX_PIXELS, failOn: "error" });
     pages = (await input.metadata()).pages ?? 1;
     let pipeline = input.rotate();
     if (!plan.alpha) pipeline = pipeline.flatten({ background: WHITE });
     pipeline = pipeline.toColourspace(plan.grey ? "b-w" : "srgb");
     output = await encoder(pipeline, settings).toBuffer({ resolveWithObject: true });
   } catch (error) {
-    throw new AppError("IMAGE_DAMAGED", `The ${name} could not be decoded.`, undefined, messageOf(error));
+    throw undecodableImage(kind, error);
   }
   progress(90);
   await verifyOutput(output.data, settings.target, plan);

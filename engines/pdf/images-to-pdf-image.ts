@@ -7,14 +7,20 @@
  *   sharp (libvips) to 8-bit sRGB or grey, written as lossless PNG data the same way, with its
  *   alpha channel as a soft mask, so transparent areas show the white page. GIF and WebP
  *   animations give their first frame.
- * EXIF orientation is not applied to the pixels: the page's drawing matrix turns the image.
+ * - HEIC, AVIF, TIFF and BMP are decoded in the container (engines/image/container-decode.ts) with
+ *   their orientation applied to the pixels, then written the same way; every page of a
+ *   multi-page TIFF (a fax, a scan batch) becomes an image of its own.
+ * For the other kinds EXIF orientation is not applied to the pixels: the page's drawing matrix
+ * turns the image.
  */
 import { createHash } from "node:crypto";
 import type * as mupdf from "mupdf";
 import sharp, { type PngOptions, type Sharp } from "sharp";
 import { AppError, MAX_IMAGE_PIXELS } from "../../contract/index.ts";
+import { sharpReadable } from "../image/container-decode.ts";
 import type { Orientation } from "../image/exif-orientation.ts";
-import { readImageInfo } from "../image/image-info.ts";
+import { undecodableImage } from "../image/format-name.ts";
+import { type ImageInfo, readImageInfo } from "../image/image-info.ts";
 import { checkJpeg } from "../image/jpeg-check.ts";
 import { type PngLayout, readPngLayout } from "../image/png-chunks.ts";
 import { checkPngImageData } from "../image/png-image-data.ts";
@@ -28,6 +34,17 @@ import { indexColours } from "./images-to-pdf-palette.ts";
 
 // Each job decodes each image once: libvips' operation cache would only hold memory.
 sharp.cache(false);
+
+/**
+ * Pages one TIFF may bring (a long fax or scan batch); more is refused with TOO_MANY_PAGES before
+ * any page is decoded. Not measured yet at this size: the job time limit is the real bound.
+ */
+export const MAX_TIFF_PAGES = 500;
+
+/** Kinds sharp decodes here with their orientation applied to the pixels, page by page. */
+const DECODE_OPTIONS = { failOn: "error", limitInputPixels: MAX_IMAGE_PIXELS } as const;
+
+const DECODED_KINDS: readonly string[] = ["heic", "avif", "tiff", "bmp"];
 
 export interface EmbeddedImage {
   readonly ref: mupdf.PDFObject;
@@ -59,10 +76,13 @@ export class ImageEmbedder {
     this.doc = doc;
   }
 
-  /** Throws AppError (IMAGE_DAMAGED, IMAGE_TOO_LARGE, UNSUPPORTED_FILE_TYPE) naming the file by index. */
-  async embed(bytes: Uint8Array, fileIndex: number): Promise<EmbeddedImage> {
+  /**
+   * The images of one file: one, or every page of a multi-page TIFF. Throws AppError
+   * (IMAGE_DAMAGED, IMAGE_TOO_LARGE, UNSUPPORTED_FILE_TYPE, TOO_MANY_PAGES) naming the file by index.
+   */
+  async embed(bytes: Uint8Array, fileIndex: number): Promise<EmbeddedImage[]> {
     try {
-      return await this.embedImage(bytes);
+      return await this.embedImages(bytes);
     } catch (error) {
       const context = { file_index: fileIndex };
       if (error instanceof AppError)
@@ -73,7 +93,7 @@ export class ImageEmbedder {
     }
   }
 
-  private async embedImage(bytes: Uint8Array): Promise<EmbeddedImage> {
+  private async embedImages(bytes: Uint8Array): Promise<EmbeddedImage[]> {
     const info = readImageInfo(bytes);
     if (info.width * info.height > MAX_IMAGE_PIXELS) {
       throw new AppError("IMAGE_TOO_LARGE", `The image exceeds ${MAX_IMAGE_PIXELS} pixels.`, {
@@ -82,6 +102,7 @@ export class ImageEmbedder {
         maxPixels: MAX_IMAGE_PIXELS,
       });
     }
+    if (DECODED_KINDS.includes(info.kind)) return this.addPages(bytes, info.kind);
     const placed = { width: info.width, height: info.height, orientation: info.orientation };
     if (info.kind === "jpeg") {
       const frame = readPdfJpegFrame(bytes);
@@ -90,7 +111,7 @@ export class ImageEmbedder {
         const profile = (await sharp(bytes).metadata()).icc;
         const colorSpace = this.colorSpace(frame.components as ComponentCount, profile);
         const ref = this.doc.addRawStream(bytes, jpegImageDictionary(frame, colorSpace));
-        return { ref, ...placed, width: frame.width, height: frame.height, firstFrameOnly: false };
+        return [{ ref, ...placed, width: frame.width, height: frame.height, firstFrameOnly: false }];
       }
     }
     if (info.kind === "png") {
@@ -98,21 +119,46 @@ export class ImageEmbedder {
       if (isPdfReadyPng(layout)) {
         await checkPngImageData(layout);
         const profile = layout.iccp && (await sharp(bytes).metadata()).icc;
-        return { ref: this.addPng(layout, { profile }), ...placed, firstFrameOnly: false };
+        return [{ ref: this.addPng(layout, { profile }), ...placed, firstFrameOnly: false }];
       }
     }
-    return { ...(await this.addDecoded(bytes)), ...placed };
+    const { ref, firstFrameOnly } = await this.addDecoded(sharp(bytes, DECODE_OPTIONS));
+    return [{ ref, firstFrameOnly, ...placed }];
+  }
+
+  /** Every page of a HEIC, AVIF, TIFF or BMP, decoded upright (orientation applied). */
+  private async addPages(bytes: Uint8Array, kind: ImageInfo["kind"]): Promise<EmbeddedImage[]> {
+    const readable = await sharpReadable(bytes, kind);
+    try {
+      const pages = (await sharp(readable, DECODE_OPTIONS).metadata()).pages ?? 1;
+      if (pages > MAX_TIFF_PAGES) {
+        throw new AppError("TOO_MANY_PAGES", `The image has ${pages} pages.`, {
+          pages,
+          max_pages: MAX_TIFF_PAGES,
+        });
+      }
+      const images: EmbeddedImage[] = [];
+      for (let page = 0; page < pages; page++) {
+        const added = await this.addDecoded(sharp(readable, { ...DECODE_OPTIONS, page }).rotate());
+        images.push({ ...added, orientation: 1, firstFrameOnly: false });
+      }
+      return images;
+    } catch (error) {
+      throw undecodableImage(kind, error);
+    }
   }
 
   /**
    * Decodes with sharp (first frame), then adds colour (as palette indices when it has at most 256
    * colours) and alpha as lossless PNG-predicted data.
    */
-  private async addDecoded(bytes: Uint8Array): Promise<{ ref: mupdf.PDFObject; firstFrameOnly: boolean }> {
-    const image = sharp(bytes, { failOn: "error", limitInputPixels: MAX_IMAGE_PIXELS });
+  private async addDecoded(
+    image: Sharp,
+  ): Promise<{ ref: mupdf.PDFObject; firstFrameOnly: boolean; width: number; height: number }> {
     const frames = (await image.metadata()).pages ?? 1;
-    // Samples come out as 8-bit sRGB (or grey), converted through any embedded ICC profile.
-    const { data, info } = await image.raw().toBuffer({ resolveWithObject: true });
+    // Samples come out as 8-bit sRGB (or grey), converted through any embedded ICC profile; 16-bit
+    // sources are scaled to 8 bits.
+    const { data, info } = await image.raw({ depth: "uchar" }).toBuffer({ resolveWithObject: true });
     const { width, height, channels } = info;
     const encode = (pipeline: Sharp, settings: PngOptions = PNG_SETTINGS) =>
       pipeline.png(settings).toBuffer();
@@ -136,7 +182,7 @@ export class ImageEmbedder {
       colour = await encode(channels <= 2 ? grey(pipeline) : pipeline);
     }
     const ref = this.addPng(readPngLayout(colour), { smask, palette: indexed?.palette });
-    return { ref, firstFrameOnly: frames > 1 };
+    return { ref, firstFrameOnly: frames > 1, width, height };
   }
 
   /**

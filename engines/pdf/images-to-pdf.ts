@@ -29,7 +29,7 @@ const PLACE_PROGRESS = 95;
  */
 const SAVE_OPTIONS = "compress,garbage=compact";
 
-/** Facts: pages, images, and first_frame_only (animated GIF/WebP inputs) when any was animated. */
+/** Facts: pages (a multi-page TIFF adds one per page), images (files), and first_frame_only (animated GIF/WebP inputs) when any was animated. */
 export const imagesToPdf: EngineHandler<ImagesToPdfOptions> = async (inputs, options, progress) => {
   if (inputs.length === 0) throw new AppError("NO_FILE", "No image to put in a PDF.");
   const doc = new mupdf.PDFDocument();
@@ -37,16 +37,17 @@ export const imagesToPdf: EngineHandler<ImagesToPdfOptions> = async (inputs, opt
     const embedder = new ImageEmbedder(doc);
     let animated = 0;
     for (const [fileIndex, input] of inputs.entries()) {
-      const image = await embedder.embed(input.bytes, fileIndex);
-      if (image.firstFrameOnly) animated++;
-      const placement = placeImage(image, image.orientation, options);
-      const page = doc.addPage(
-        [0, 0, placement.pageWidth, placement.pageHeight],
-        0,
-        { XObject: { Im0: image.ref } },
-        drawImageContent("Im0", placement.matrix),
-      );
-      doc.insertPage(-1, page);
+      for (const image of await embedder.embed(input.bytes, fileIndex)) {
+        if (image.firstFrameOnly) animated++;
+        const placement = placeImage(image, image.orientation, options);
+        const page = doc.addPage(
+          [0, 0, placement.pageWidth, placement.pageHeight],
+          0,
+          { XObject: { Im0: image.ref } },
+          drawImageContent("Im0", placement.matrix),
+        );
+        doc.insertPage(-1, page);
+      }
       progress(Math.round(((fileIndex + 1) / inputs.length) * PLACE_PROGRESS));
     }
     const facts: JobFacts = {

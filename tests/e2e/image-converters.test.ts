@@ -7,7 +7,7 @@ const siteUrl = inject("siteUrl");
 const newPage = chromiumPages();
 
 describe("WebP to JPG in Spanish", () => {
-  it("refuses a PNG naming WEBP, then converts a transparent WebP to a JPEG on white", async () => {
+  it("refuses a PNG naming the formats it takes, then converts a transparent WebP to a JPEG on white", async () => {
     const t = translator("es");
     const page = await newPage();
     await page.goto(`${siteUrl}/es/tools/webp-to-jpg`);
@@ -21,7 +21,8 @@ describe("WebP to JPG in Spanish", () => {
       .poll(
         () =>
           page
-            .getByText(t("errors.invalidFormat", { format: "WEBP" }))
+            // WebP first, then the kinds every image input takes (decoded in the container).
+            .getByText(t("errors.invalidFormat", { format: "WEBP, HEIC, AVIF, TIFF, BMP" }))
             .first()
             .isVisible(),
         {

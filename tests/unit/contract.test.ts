@@ -31,6 +31,8 @@ const SPEC_TOOL_IDS = [
   "jpg-to-png",
   "webp-to-jpg",
   "compress-image",
+  // Beyond the spec (issue 12): what people search for most after PNG/JPG.
+  "heic-to-jpg",
 ];
 
 describe("tool declarations", () => {

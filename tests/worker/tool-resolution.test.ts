@@ -18,11 +18,31 @@ describe("resolution of shared paths", () => {
     expect(tool("gif", "png", "medium")).toBeNull();
   });
 
+  it("sends HEIC to HEIC to JPG, and AVIF, TIFF and BMP to a JPG or PNG converter", () => {
+    const heic = TOOL_IDS.find((id) => TOOLS[id].input.kinds[0] === "heic");
+    expect(heic && resolveTool(convert, { target_format: "jpg", quality: "medium" }, "heic")).toBe(heic);
+    for (const kind of ["avif", "tiff", "bmp"] as const) {
+      const jpg = resolveTool(convert, { target_format: "jpg", quality: "medium" }, kind);
+      expect([kind, jpg && TOOLS[jpg].output.kind]).toEqual([kind, "jpeg"]);
+      const png = resolveTool(convert, { target_format: "png", quality: "high" }, kind);
+      expect([kind, png && TOOLS[png].output.kind]).toEqual([kind, "png"]);
+    }
+    // Compress image: the file's own format and a number.
+    expect(resolveTool(convert, { target_format: "heic", quality: "85" }, "heic")).toBe("compress-image");
+  });
+
   it("answers a JPEG sent for a JPG conversion as a wrong file type (415), naming the kinds that fit", () => {
     expect(tool("jpeg", "jpg", "medium")).toBeNull();
     const error = unresolvedToolError(convert, { target_format: "jpg", quality: "medium" });
     expect(error.code).toBe("UNSUPPORTED_FILE_TYPE");
-    expect(String(error.context?.expected).split(", ").sort()).toEqual(["png", "webp"]);
+    expect(String(error.context?.expected).split(", ").sort()).toEqual([
+      "avif",
+      "bmp",
+      "heic",
+      "png",
+      "tiff",
+      "webp",
+    ]);
   });
 
   it("names the known values of an unknown output format (400 INVALID_OPTIONS)", () => {
@@ -35,6 +55,6 @@ describe("resolution of shared paths", () => {
     const candidates = TOOL_IDS.filter((id) => TOOLS[id].endpoint.path === convert) as ToolId[];
     const plan = uploadPlanFor(candidates);
     expect(plan.maxPixels).toBe(declarationOf("png-to-jpg").input.maxPixels);
-    expect([...plan.kinds].sort()).toEqual(["gif", "jpeg", "png", "webp"]);
+    expect([...plan.kinds].sort()).toEqual(["avif", "bmp", "gif", "heic", "jpeg", "png", "tiff", "webp"]);
   });
 });

@@ -32,7 +32,11 @@ export default function CompressImageScreen() {
       typeof facts.frames === "number" && facts.frames > 1
         ? ` ${t("framesKept", { frames: facts.frames })}`
         : "";
-    return `${t("metadataRemoved")}${frames}`;
+    const changed =
+      typeof facts.formatFrom === "string" && typeof facts.formatTo === "string"
+        ? ` ${t("formatChanged", { from: facts.formatFrom, to: facts.formatTo })}`
+        : "";
+    return `${t("metadataRemoved")}${frames}${changed}`;
   };
   return (
     <ImageBatchPage

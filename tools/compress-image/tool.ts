@@ -1,5 +1,12 @@
 import { z } from "zod";
-import { AVAILABLE, CONTAINER, declareTool, imageInput, options } from "../../contract/tool-kit.ts";
+import {
+  AVAILABLE,
+  CONTAINER,
+  CONTAINER_IMAGE_KINDS,
+  declareTool,
+  imageInput,
+  options,
+} from "../../contract/tool-kit.ts";
 
 /**
  * Compress image. It shares /api/image/convert with the converters; the spec's client sends the
@@ -14,7 +21,7 @@ export default declareTool({
   order: 4,
   icon: "compress",
   ...AVAILABLE,
-  input: imageInput(["jpeg", "png", "webp", "gif"]),
+  input: imageInput(["jpeg", "png", "webp", "gif", ...CONTAINER_IMAGE_KINDS]),
   options: z.object({ quality: options.quality() }),
   output: { kind: "jpeg", suffix: "-compressed" },
   engine: CONTAINER,

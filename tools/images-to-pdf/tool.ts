@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { AVAILABLE, CONTAINER, declareTool, imageInput } from "../../contract/tool-kit.ts";
+import {
+  AVAILABLE,
+  CONTAINER,
+  CONTAINER_IMAGE_KINDS,
+  declareTool,
+  imageInput,
+} from "../../contract/tool-kit.ts";
 
 /**
  * Images to PDF: one A4 page per image in the order given, fitted inside the margin and centred;
@@ -11,7 +17,7 @@ export default declareTool({
   order: 7,
   icon: "document",
   ...AVAILABLE,
-  input: imageInput(["png", "jpeg", "webp", "gif"], 50),
+  input: imageInput(["png", "jpeg", "webp", "gif", ...CONTAINER_IMAGE_KINDS], 50),
   options: z.object({
     margin: z.enum(["none", "small", "large"]).default("small"),
     orientation: z.enum(["portrait", "landscape"]).default("portrait"),

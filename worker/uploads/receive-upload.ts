@@ -117,10 +117,13 @@ async function checkPixels(
   bytes: FileBytes,
   head: { bytes: Uint8Array; ended: boolean },
   maxPixels: number,
+  kind: FileKind,
 ): Promise<Uint8Array> {
   let current = head;
   for (;;) {
-    const size = imageHeadSize(current.bytes, current.ended);
+    const size = imageHeadSize(current.bytes, current.ended, kind);
+    // The header is beyond the buffered start: the container reads it before any decode.
+    if (size === "container") return current.bytes;
     if (size !== null) {
       if (size.width * size.height > maxPixels) {
         throw new AppError("IMAGE_TOO_LARGE", `${size.width}×${size.height} exceeds ${maxPixels} pixels`, {
@@ -150,7 +153,7 @@ async function checkFile(
   const kind = checkKind(head.bytes, name, plan);
   const start =
     plan.maxPixels !== undefined && isImageKind(kind)
-      ? await checkPixels(bytes, head, plan.maxPixels)
+      ? await checkPixels(bytes, head, plan.maxPixels, kind)
       : head.bytes;
   return { kind, start };
 }
