@@ -10,6 +10,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { build } from "vite";
+import { assetUrl, postHead as blogPostHead } from "../client/src/features/blog/post-head.ts";
+import type { BlogPost } from "../client/src/features/blog/post-schema.ts";
 import type { PageHead, PageHeadInput } from "../client/src/lib/page-head.ts";
 import { LANGUAGE_CODES, type LanguageCode } from "../contract/languages.ts";
 import { siteOrigin } from "./site-origin.ts";
@@ -28,16 +30,6 @@ interface ServerEntry {
   headHtml(head: PageHead): string;
 }
 
-interface PostFields {
-  slug: string;
-  title: string;
-  description: string;
-  author?: string;
-  date: string;
-  tags?: string[];
-  image?: string;
-}
-
 /** The file serving a path: "/" → index.html, "/de/tools" → de/tools.html. */
 export function pageFile(path: string): string {
   return path === "/" ? "index.html" : `${decodeURIComponent(path.slice(1))}.html`;
@@ -47,27 +39,32 @@ function escapeAttribute(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** A blog post's head from its metadata (the page itself loads the post after hydration). */
+/**
+ * A blog post's head from its metadata, the same tags as the article page gives once the post has
+ * loaded (features/blog/post-head.ts, the page's title template and the blog's name in the language).
+ */
 function postHead(
   entry: ServerEntry,
-  post: PostFields,
+  post: BlogPost,
   page: SitePage,
   origin: string,
   brand: string,
 ): PageHead {
+  const strings = JSON.parse(readFileSync(join(ROOT, `locales/${page.language}/common.json`), "utf8")) as {
+    app: { titleTemplate: string };
+    pages: { blog: { title: string } };
+  };
+  const head = blogPostHead(post, strings.pages.blog.title);
   return entry.pageHead({
-    title: `${post.title} | ${brand}`,
-    description: post.description,
+    title: strings.app.titleTemplate.replace("{{page}}", head.title).replace("{{name}}", brand),
+    description: head.description,
     brand,
     pathname: page.path,
     origin,
     type: "article",
-    image: post.image && /^https?:\/\//.test(post.image) ? post.image : undefined,
-    extra: {
-      ...(post.author ? { "article:author": post.author } : {}),
-      "article:published_time": post.date,
-      ...(post.tags?.length ? { "article:tag": post.tags.join(", ") } : {}),
-    },
+    image: head.image === undefined ? undefined : assetUrl(head.image),
+    keywords: head.keywords,
+    extra: head.articleTags,
   });
 }
 
@@ -142,7 +139,7 @@ export async function prerender(): Promise<number> {
   const pages = await sitePages();
   const postsFile = join(ROOT, "content/blog/metadata.json");
   const posts = existsSync(postsFile)
-    ? ((JSON.parse(readFileSync(postsFile, "utf8")) as { posts?: PostFields[] }).posts ?? [])
+    ? ((JSON.parse(readFileSync(postsFile, "utf8")) as { posts?: BlogPost[] }).posts ?? [])
     : [];
   const brandOf = (head: PageHead | null) => head?.tags.find((t) => t.attributes.property === "og:site_name");
 

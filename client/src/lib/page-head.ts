@@ -14,6 +14,8 @@ export interface PageHeadInput {
   type?: "website" | "article";
   /** Absolute, or a path on the site. */
   image?: string;
+  /** Comma-separated, for `<meta name="keywords">` (blog posts: their tags). */
+  keywords?: string;
   /** Extra `<meta property>` tags such as article:author. */
   extra?: Readonly<Record<string, string>>;
 }
@@ -42,7 +44,17 @@ export function pageUrl(origin: string, pathname: string): string {
  * unprefixed path), social-card tags and robots index,follow.
  */
 export function pageHead(input: PageHeadInput): PageHead {
-  const { title, description, brand, pathname, origin, type = "website", image, extra = {} } = input;
+  const {
+    title,
+    description,
+    brand,
+    pathname,
+    origin,
+    type = "website",
+    image,
+    keywords,
+    extra = {},
+  } = input;
   const url = pageUrl(origin, pathname);
   const base = stripLanguage(pathname);
   const meta = (attribute: "name" | "property", key: string, content: string): HeadTag => ({
@@ -56,6 +68,7 @@ export function pageHead(input: PageHeadInput): PageHead {
     tags: [
       meta("name", "description", description),
       meta("name", "robots", "index, follow"),
+      ...(keywords ? [meta("name", "keywords", keywords)] : []),
       link({ rel: "canonical", href: url }),
       ...LANGUAGE_CODES.map((code) =>
         link({ rel: "alternate", hreflang: code, href: pageUrl(origin, withLanguagePrefix(base, code)) }),

@@ -10,6 +10,8 @@ export interface PageMeta {
   /** "article" for blog posts. */
   type?: "website" | "article";
   image?: string;
+  /** Comma-separated keywords (a blog post's tags). */
+  keywords?: string;
   /** Extra `<meta property>` tags such as article:author. */
   extra?: Readonly<Record<string, string>>;
 }
@@ -30,7 +32,7 @@ export function takeRenderedHead(): PageHead | null {
  * Sets the document title and the search-engine and social-card tags of the current page: during a
  * prerender they are recorded for the page's HTML, in the browser they follow every navigation.
  */
-export function usePageMeta({ title, description, type = "website", image, extra }: PageMeta) {
+export function usePageMeta({ title, description, type = "website", image, keywords, extra }: PageMeta) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const brand = t("app.name");
@@ -46,9 +48,10 @@ export function usePageMeta({ title, description, type = "website", image, extra
         origin: SITE_ORIGIN || (typeof window === "undefined" ? "" : window.location.origin),
         type,
         image,
+        keywords,
         extra: JSON.parse(extraKey) as Record<string, string>,
       }),
-    [fullTitle, description, brand, pathname, type, image, extraKey],
+    [fullTitle, description, brand, pathname, type, image, keywords, extraKey],
   );
   if (typeof document === "undefined") renderedHead = head;
   useEffect(() => applyHead(head, document), [head]);

@@ -42,6 +42,7 @@ export default function BlogPostPage() {
     description: head?.description ?? t("pages.blog.description"),
     type: head ? "article" : "website",
     ...(head?.image ? { image: assetUrl(head.image) } : {}),
+    ...(head ? { keywords: head.keywords } : {}),
     extra: head ? { ...head.articleTags } : {},
   });
 

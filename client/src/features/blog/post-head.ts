@@ -1,8 +1,23 @@
 /**
  * The head data of one article (spec §2 "Page metadata"), as a pure function so the client's
- * article page and the build-time prerendering give the same tags.
+ * article page and the build-time prerendering (scripts/prerender.ts) give the same tags; and where
+ * the blog's files are served, which both need for the post image. Node runs this file as it is.
  */
 import type { BlogPost } from "./post-schema.ts";
+
+/**
+ * Where the blog's files are read (spec §7): `metadata.json`, `posts/{slug}.md` and the images and
+ * attachments. The Worker answers this path from the deployed copy of content/blog, or from the
+ * content repository that BLOG_CONTENT_BASE names (worker/blog-content-route.ts), so the page only
+ * ever talks to its own origin and the CSP stays `'self'`.
+ */
+export const CONTENT_BASE = "/content/blog";
+
+/** The address of a content file: absolute http(s) addresses as they are, else under CONTENT_BASE. */
+export function assetUrl(path: string): string {
+  if (/^https?:\/\//i.test(path)) return path;
+  return `${CONTENT_BASE}/${path.replace(/^(\.\/|\/)+/, "")}`;
+}
 
 export interface PostHead {
   /** The post title plus the blog suffix; the site's brand is appended by the page template. */

@@ -1,20 +1,8 @@
+import { assetUrl, CONTENT_BASE } from "./post-head";
 import { type BlogPost, localDay, metadataSchema, publishedPosts } from "./post-schema";
 
 export type { Attachment, BlogPost } from "./post-schema";
-
-/**
- * Where the blog's files are read (spec §7): `metadata.json`, `posts/{slug}.md` and the images and
- * attachments. The Worker answers this path from the deployed copy of content/blog, or from the
- * content repository that BLOG_CONTENT_BASE names (worker/blog-content-route.ts), so the page only
- * ever talks to its own origin and the CSP stays `'self'`.
- */
-export const CONTENT_BASE = "/content/blog";
-
-/** The address of a content file: absolute http(s) addresses as they are, else under CONTENT_BASE. */
-export function assetUrl(path: string): string {
-  if (/^https?:\/\//i.test(path)) return path;
-  return `${CONTENT_BASE}/${path.replace(/^(\.\/|\/)+/, "")}`;
-}
+export { assetUrl, CONTENT_BASE };
 
 export class PostNotFoundError extends Error {
   constructor(slug: string) {
