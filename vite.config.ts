@@ -140,7 +140,15 @@ function serverOrClient(isSsrBuild: boolean): UserConfig {
     publicDir: false,
     plugins: isSsrBuild
       ? [toolRegistry(), serverStrings(), react()]
-      : [toolRegistry(), react(), securityHeadersFile(), logoFile(), blogContentFiles(), moduleList(), prerenderPages()],
+      : [
+          toolRegistry(),
+          react(),
+          securityHeadersFile(),
+          logoFile(),
+          blogContentFiles(),
+          moduleList(),
+          prerenderPages(),
+        ],
     define: { "import.meta.env.VITE_SITE_ORIGIN": JSON.stringify(siteOrigin()) },
     build: {
       outDir: isSsrBuild ? "../dist/server" : "../dist/client",
