@@ -30,13 +30,23 @@ export function translator(lang: string) {
   };
 }
 
-/** A fresh page (own context, downloads accepted) that fails the test on any uncaught page error. */
+/**
+ * A fresh page (own context, downloads accepted) that fails the test on any uncaught page error.
+ * Its `goto` returns once the prerendered page has hydrated (RootLayout's `data-page-ready`), as
+ * a person's first click would otherwise land on HTML without handlers.
+ */
 export async function newPage(browser: Browser): Promise<Page> {
   const context = await browser.newContext({ acceptDownloads: true });
   const page = await context.newPage();
   page.on("pageerror", (error) => {
     throw error;
   });
+  const goto = page.goto.bind(page);
+  page.goto = async (url, options) => {
+    const response = await goto(url, options);
+    await page.waitForSelector("html[data-page-ready]", { state: "attached", timeout: 20_000 });
+    return response;
+  };
   return page;
 }
 
