@@ -170,4 +170,9 @@ export async function prerender(): Promise<number> {
   return pages.length;
 }
 
-if (import.meta.main) await prerender();
+if (import.meta.main) {
+  await prerender();
+  // The rendered app leaves timers behind (TanStack Query's 5-minute cache collection), which
+  // would keep this process, and so `vite build`, waiting for 300 s after the last page.
+  process.exit(0);
+}
