@@ -1,4 +1,4 @@
-import { type FormEvent, type ReactNode, useRef, useState } from "react";
+import { type FormEvent, type ReactNode, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
 import {
@@ -33,10 +33,14 @@ export default function ContactPage() {
   const { t, i18n } = useTranslation();
   usePageMeta({ title: t("pages.contact.title"), description: t("pages.contact.description") });
   const [search] = useSearchParams();
-  const [values, setValues] = useState<Values>(() => {
-    const topic = search.get("topic");
-    return { ...EMPTY, topic: topic !== null && isTopic(topic) ? topic : "" };
-  });
+  const [values, setValues] = useState<Values>(EMPTY);
+  // After hydration, not in the first render: the prerendered page has no topic, and hydration
+  // would keep the served <select> as it is.
+  const linkedTopic = search.get("topic");
+  useEffect(() => {
+    if (linkedTopic !== null && isTopic(linkedTopic))
+      setValues((current) => ({ ...current, topic: linkedTopic }));
+  }, [linkedTopic]);
   const [problems, setProblems] = useState<readonly ContactProblem[]>([]);
   const [submitting, setSubmitting] = useState(false);
   const form = useRef<HTMLFormElement>(null);
