@@ -10,9 +10,17 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { build } from "vite";
-import { assetUrl, postHead as blogPostHead } from "../client/src/features/blog/post-head.ts";
-import type { BlogPost } from "../client/src/features/blog/post-schema.ts";
-import type { PageHead, PageHeadInput } from "../client/src/lib/page-head.ts";
+import { blogPostPath, blogTagPath, PATHS } from "../client/src/config/paths.ts";
+import {
+  type BlogPost,
+  localDay,
+  metadataSchema,
+  postQueryKey,
+  postsQueryKey,
+  publishedPosts,
+} from "../client/src/features/blog/post-schema.ts";
+import type { PageHead } from "../client/src/lib/page-head.ts";
+import { dataKey } from "../client/src/lib/prerendered-data.ts";
 import { LANGUAGE_CODES, type LanguageCode } from "../contract/languages.ts";
 import { siteOrigin } from "./site-origin.ts";
 import { localizedPath, type SitePage, sitePages } from "./site-pages.ts";
@@ -25,9 +33,10 @@ interface ServerEntry {
   renderPage(
     pathname: string,
     language: LanguageCode,
+    data: Readonly<Record<string, unknown>>,
   ): Promise<{ html: string; head: PageHead | null; namespaces: string[]; redirect?: string }>;
-  pageHead(input: PageHeadInput): PageHead;
   headHtml(head: PageHead): string;
+  prerenderedDataHtml(data: Readonly<Record<string, unknown>>): string;
 }
 
 /** The file serving a path: "/" → index.html, "/de/tools" → de/tools.html. */
@@ -40,55 +49,39 @@ function escapeAttribute(text: string): string {
 }
 
 /**
- * A blog post's head from its metadata, the same tags as the article page gives once the post has
- * loaded (features/blog/post-head.ts, the page's title template and the blog's name in the language).
+ * What the blog's pages show, as their queries would load it (features/blog/posts.ts): the published
+ * posts for the list and tag pages, a post with its Markdown for an article.
  */
-function postHead(
-  entry: ServerEntry,
-  post: BlogPost,
-  page: SitePage,
-  origin: string,
-  brand: string,
-): PageHead {
-  const strings = JSON.parse(readFileSync(join(ROOT, `locales/${page.language}/common.json`), "utf8")) as {
-    app: { titleTemplate: string };
-    pages: { blog: { title: string } };
-  };
-  const head = blogPostHead(post, strings.pages.blog.title);
-  return entry.pageHead({
-    title: strings.app.titleTemplate.replace("{{page}}", head.title).replace("{{name}}", brand),
-    description: head.description,
-    brand,
-    pathname: page.path,
-    origin,
-    type: "article",
-    image: head.image === undefined ? undefined : assetUrl(head.image),
-    keywords: head.keywords,
-    extra: head.articleTags,
-  });
+function blogData(page: SitePage, posts: readonly BlogPost[]): Record<string, unknown> {
+  const published = publishedPosts(posts, localDay(new Date()));
+  if (page.route === PATHS.blog) return { [dataKey(postsQueryKey())]: published };
+  for (const post of published) {
+    if (page.route === blogPostPath(post.slug)) {
+      const body = readFileSync(join(ROOT, `content/blog/posts/${post.slug}.md`), "utf8");
+      return { [dataKey(postQueryKey(post.slug))]: { post, body } };
+    }
+    for (const tag of post.tags)
+      if (page.route === blogTagPath(tag))
+        return { [dataKey(postsQueryKey(tag))]: publishedPosts(posts, localDay(new Date()), tag) };
+  }
+  return {};
 }
 
 function fillTemplate(
   entry: ServerEntry,
   template: string,
   page: SitePage,
-  rendered: { html: string; head: PageHead; namespaces: string[] },
+  rendered: { html: string; head: PageHead; namespaces: string[]; data: Readonly<Record<string, unknown>> },
 ): string {
   const root = [
     `<div id="root" data-path="${escapeAttribute(page.path)}" data-language="${page.language}"`,
     ` data-namespaces="${escapeAttribute(rendered.namespaces.join(" "))}">${rendered.html}</div>`,
+    entry.prerenderedDataHtml(rendered.data),
   ].join("");
   return template
     .replace(/<html lang="[^"]*"/, `<html lang="${page.language}"`)
     .replace(/<title>[^<]*<\/title>/, entry.headHtml(rendered.head))
     .replace('<div id="root"></div>', () => root);
-}
-
-/** The page's head and language around an empty #root (the browser renders it). */
-function shell(entry: ServerEntry, template: string, page: SitePage, head: PageHead): string {
-  return template
-    .replace(/<html lang="[^"]*"/, `<html lang="${page.language}"`)
-    .replace(/<title>[^<]*<\/title>/, entry.headHtml(head));
 }
 
 function sitemap(pages: readonly SitePage[], origin: string): string {
@@ -139,30 +132,19 @@ export async function prerender(): Promise<number> {
   const pages = await sitePages();
   const postsFile = join(ROOT, "content/blog/metadata.json");
   const posts = existsSync(postsFile)
-    ? ((JSON.parse(readFileSync(postsFile, "utf8")) as { posts?: BlogPost[] }).posts ?? [])
+    ? metadataSchema.parse(JSON.parse(readFileSync(postsFile, "utf8"))).posts
     : [];
-  const brandOf = (head: PageHead | null) => head?.tags.find((t) => t.attributes.property === "og:site_name");
 
   for (const page of pages) {
-    const post = posts.find((p) => page.route === `/blog/${encodeURIComponent(p.slug)}`);
-    const rendered = await entry.renderPage(page.path, page.language).catch((error: unknown) => {
-      // A post's page may need the browser; its head still comes from metadata.json, and the
-      // browser renders the body (an empty #root is never hydrated).
-      if (!post) throw error;
-      console.warn(`${page.path}: served unrendered (${String(error)})`);
-      return { html: "", head: null, namespaces: [] };
-    });
+    const data = blogData(page, posts);
+    const rendered = await entry.renderPage(page.path, page.language, data);
     if ("redirect" in rendered && rendered.redirect)
       throw new Error(`${page.path} redirects to ${rendered.redirect}`);
-    const brand = brandOf(rendered.head)?.attributes.content ?? "";
-    const head = post ? postHead(entry, post, page, origin, brand) : rendered.head;
+    const head = rendered.head;
     if (!head) throw new Error(`${page.path} rendered no page title (usePageMeta)`);
     const file = join(CLIENT, pageFile(page.path));
     mkdirSync(dirname(file), { recursive: true });
-    const filled = rendered.html
-      ? fillTemplate(entry, template, page, { ...rendered, head })
-      : shell(entry, template, page, head);
-    writeFileSync(file, filled);
+    writeFileSync(file, fillTemplate(entry, template, page, { ...rendered, head, data }));
   }
   writeFileSync(join(CLIENT, "sitemap.xml"), sitemap(pages, origin));
   writeFileSync(join(CLIENT, "robots.txt"), robots(origin));

@@ -2,19 +2,25 @@
  * The prerender's entry (built by scripts/prerender.ts with Vite's SSR build): renders one path in
  * one language to HTML with react-router's static handler, every string loaded beforehand.
  */
+import { JSDOM } from "jsdom";
 import { StrictMode } from "react";
 import { prerender } from "react-dom/static";
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router";
 import type { LanguageCode } from "../../contract/languages.ts";
 import { AppShell } from "./app/app";
 import { routes } from "./app/router";
+import { provideSanitizerWindow } from "./features/blog/render-markdown";
 import i18next, { i18nReady } from "./lib/i18n/i18n";
 import type { PageHead } from "./lib/page-head";
+import { providePrerenderedData } from "./lib/prerendered-data";
 import { takeRenderedHead } from "./lib/use-page-meta";
 
-export { headHtml, pageHead } from "./lib/page-head";
+export { headHtml } from "./lib/page-head";
+export { prerenderedDataHtml } from "./lib/prerendered-data";
 
 const handler = createStaticHandler(routes);
+// Blog posts are sanitised (DOMPurify) as in the browser, on jsdom's DOM.
+provideSanitizerWindow(new JSDOM("").window);
 
 export interface RenderedPage {
   /** The markup of #root. */
@@ -35,7 +41,13 @@ async function readAll(stream: ReadableStream<Uint8Array>): Promise<string> {
   return new Response(stream).text();
 }
 
-export async function renderPage(pathname: string, language: LanguageCode): Promise<RenderedPage> {
+/** One page as HTML; `data` is what its queries show (lib/prerendered-data.ts), embedded with it. */
+export async function renderPage(
+  pathname: string,
+  language: LanguageCode,
+  data: Readonly<Record<string, unknown>> = {},
+): Promise<RenderedPage> {
+  providePrerenderedData(data);
   await i18nReady;
   await i18next.changeLanguage(language);
   const context = await handler.query(new Request(`http://prerender${pathname}`));

@@ -1,6 +1,6 @@
 /**
  * The blog in Chromium against the running site, content served by the Worker from content/blog:
- * the list (spinner, order, tags per card, card images), tag pages, an article (meta, localised
+ * the list (prerendered, spinner when reached in the app, order, tags per card, card images), tag pages, an article (meta, localised
  * date, header image, sanitised body, attachments, share links, copy-link toast), the scheduled
  * post kept hidden, and the error states with a missing post or a failing request.
  */
@@ -35,16 +35,32 @@ async function blogPage(): Promise<{ page: Page; cspErrors: string[] }> {
   return { page, cspErrors };
 }
 
+/** Follows the header's Blog link, an in-app navigation (the page's data is not prerendered). */
+async function openBlogFromHeader(page: Page): Promise<void> {
+  await page
+    .getByRole("navigation", { name: t("nav.main") })
+    .getByRole("link", { name: t("nav.blog") })
+    .click();
+  await page.waitForURL(`${siteUrl}/blog`);
+}
+
 const cardTitles = (page: Page) => page.getByTestId("post-card").locator(".post-card__title").allInnerTexts();
 
 describe("blog list", () => {
-  it("shows a spinner, then the published posts newest first, at most two tags and a 240 px image per card", async () => {
+  it("is served with the published posts; reached from another page it shows a spinner, then the posts", async () => {
+    // Prerendered: the HTML itself lists the published posts and none of the scheduled ones.
+    const html = await (await fetch(`${siteUrl}/blog`)).text();
+    expect(html.match(/data-testid="post-card"/g)?.length).toBe(published.length);
+    for (const post of published) expect(html).toContain(`/blog/${post.slug}"`);
+    for (const post of scheduled) expect(html).not.toContain(`/blog/${post.slug}"`);
+
     const { page, cspErrors } = await blogPage();
     await page.route("**/content/blog/metadata.json", async (route) => {
       await new Promise((done) => setTimeout(done, 1000));
       await route.continue();
     });
-    await page.goto(`${siteUrl}/blog`);
+    await page.goto(siteUrl);
+    await openBlogFromHeader(page);
     await page.getByTestId("spinner").first().waitFor();
     await page.getByTestId("post-card").first().waitFor();
     expect(await cardTitles(page)).toEqual(published.map((post) => post.title));
@@ -86,14 +102,25 @@ describe("blog list", () => {
     await page.getByText(t("errors.noPostsForTag", { tag: "no-such-tag" })).waitFor();
   });
 
-  it("shows Failed to load blog posts when the list cannot be fetched", async () => {
+  it("shows Failed to load blog posts when the list cannot be fetched, and keeps posts already shown", async () => {
     const { page } = await blogPage();
-    await page.route("**/content/blog/metadata.json", (route) =>
-      route.fulfill({ status: 500, body: "down" }),
-    );
-    await page.goto(`${siteUrl}/blog`);
+    let requests = 0;
+    await page.route("**/content/blog/metadata.json", (route) => {
+      requests += 1;
+      return route.fulfill({ status: 500, body: "down" });
+    });
+    await page.goto(siteUrl);
+    await openBlogFromHeader(page);
     await page.getByText(t("errors.blogLoadFailed")).waitFor({ timeout: 60_000 });
     expect(await page.getByTestId("post-card").count()).toBe(0);
+
+    // The prerendered list refetches on load; when every attempt (1 + 3 retries) fails, it stays.
+    requests = 0;
+    await page.goto(`${siteUrl}/blog`);
+    await expect.poll(() => requests, { timeout: 60_000 }).toBe(4);
+    await page.waitForTimeout(500);
+    expect(await page.getByTestId("post-card").count()).toBe(published.length);
+    expect(await page.getByText(t("errors.blogLoadFailed")).count()).toBe(0);
   });
 });
 
@@ -206,7 +233,9 @@ describe("blog article", () => {
     await page.route(`**/content/blog/posts/${article.slug}.md`, (route) =>
       route.fulfill({ status: 500, body: "down" }),
     );
-    await page.goto(`${siteUrl}/blog/${article.slug}`);
+    // Opened from the list, so the article's own requests load it (a prerendered one has it).
+    await page.goto(`${siteUrl}/blog`);
+    await page.getByRole("link", { name: article.title, exact: true }).first().click();
     await page.getByText(t("pages.post.loading")).waitFor();
     await page.getByText(t("errors.postLoadFailed")).waitFor({ timeout: 60_000 });
   });

@@ -5,16 +5,21 @@ import { useParams } from "react-router";
 import { LocalizedLink } from "../../components/localized-link";
 import { Spinner } from "../../components/spinner";
 import { PATHS } from "../../config/paths";
+import { prerenderedData } from "../../lib/prerendered-data";
 import { usePageMeta } from "../../lib/use-page-meta";
 import { PostCard } from "./post-card";
-import { loadPosts } from "./posts";
+import { type BlogPost, loadPosts, postsQueryKey } from "./posts";
 import "./blog.css";
 
 /** The blog list, all posts or those of one tag: loading, then error, empty or the cards. */
 export default function BlogListPage() {
   const { t } = useTranslation();
   const { tag } = useParams();
-  const posts = useQuery({ queryKey: ["blog", "posts", tag ?? null], queryFn: () => loadPosts(tag) });
+  const posts = useQuery({
+    queryKey: postsQueryKey(tag),
+    queryFn: () => loadPosts(tag),
+    initialData: () => prerenderedData<BlogPost[]>(postsQueryKey(tag)),
+  });
   const heading = tag ? t("pages.blog.tagTitle", { tag }) : t("pages.blog.heading");
   usePageMeta({ title: tag ? heading : t("pages.blog.title"), description: t("pages.blog.description") });
 
@@ -22,10 +27,14 @@ export default function BlogListPage() {
     if (posts.error) console.error("Failed to load blog posts", posts.error);
   }, [posts.error]);
 
+  // Posts already shown (prerendered, or loaded before) stay when a later refetch fails.
   let content: ReactNode;
-  if (posts.isPending) content = <Spinner centered label={t("app.loading")} />;
-  else if (posts.isError)
-    content = <p className="state-message state-message--error">{t("errors.blogLoadFailed")}</p>;
+  if (posts.data === undefined)
+    content = posts.isError ? (
+      <p className="state-message state-message--error">{t("errors.blogLoadFailed")}</p>
+    ) : (
+      <Spinner centered label={t("app.loading")} />
+    );
   else if (posts.data.length === 0)
     content = (
       <p className="state-message" data-testid="blog-empty">

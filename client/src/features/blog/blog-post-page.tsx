@@ -1,14 +1,16 @@
 import { useQuery } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useParams } from "react-router";
+import { useLocation, useParams } from "react-router";
 import { Icon, type IconName } from "../../components/icon";
 import { LocalizedLink } from "../../components/localized-link";
 import { blogTagPath, PATHS } from "../../config/paths";
-import { usePageMeta } from "../../lib/use-page-meta";
+import { prerenderedData } from "../../lib/prerendered-data";
+import { SITE_ORIGIN, usePageMeta } from "../../lib/use-page-meta";
 import { PostBody } from "./post-body";
 import { postHead } from "./post-head";
 import { PostMeta } from "./post-meta";
-import { type Attachment, assetUrl, loadPost, PostNotFoundError } from "./posts";
+import { type Attachment, assetUrl, loadPost, PostNotFoundError, postQueryKey } from "./posts";
 import { ShareButtons } from "./share-buttons";
 import "./blog.css";
 
@@ -31,9 +33,15 @@ function BackLink() {
 export default function BlogPostPage() {
   const { t } = useTranslation();
   const { slug = "" } = useParams();
+  const { pathname } = useLocation();
+  // Shared addresses start with the public origin in the prerendered page, and with the one the
+  // visitor actually uses once hydrated (they differ on a local or preview deployment).
+  const [origin, setOrigin] = useState(SITE_ORIGIN);
+  useEffect(() => setOrigin(window.location.origin), []);
   const query = useQuery({
-    queryKey: ["blog", "post", slug],
+    queryKey: postQueryKey(slug),
     queryFn: () => loadPost(slug),
+    initialData: () => prerenderedData<Awaited<ReturnType<typeof loadPost>>>(postQueryKey(slug)),
     retry: (count, error) => !(error instanceof PostNotFoundError) && count < 3,
   });
   const head = query.data ? postHead(query.data.post, t("pages.blog.title")) : null;
@@ -46,7 +54,8 @@ export default function BlogPostPage() {
     extra: head ? { ...head.articleTags } : {},
   });
 
-  if (query.isPending) {
+  // A post already shown (prerendered, or loaded before) stays when a later refetch fails.
+  if (query.data === undefined && !query.isError) {
     return (
       <div className="container page page--narrow">
         <p className="state-message" role="status">
@@ -55,7 +64,7 @@ export default function BlogPostPage() {
       </div>
     );
   }
-  if (query.isError || !query.data) {
+  if (query.data === undefined) {
     return (
       <div className="container page page--narrow">
         <BackLink />
@@ -68,7 +77,7 @@ export default function BlogPostPage() {
 
   const { post: article, body } = query.data;
   const image = article.image ? assetUrl(article.image) : null;
-  const url = `${window.location.origin}${window.location.pathname}`;
+  const url = `${origin}${pathname}`;
   return (
     <article className="container page page--narrow article">
       <BackLink />

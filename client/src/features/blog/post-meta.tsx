@@ -13,7 +13,10 @@ export function PostMeta({ post }: { post: BlogPost }) {
     <p className="post-meta">
       <span>{t("pages.blog.byAuthor", { author: post.author })}</span>
       <span aria-hidden="true">·</span>
-      <time dateTime={post.date}>{date}</time>
+      {/* The prerender's ICU data (Node) and the browser's may word a date differently. */}
+      <time dateTime={post.date} suppressHydrationWarning>
+        {date}
+      </time>
       <span aria-hidden="true">·</span>
       <span>{t("pages.blog.readingTime", { minutes: post.readingTime })}</span>
     </p>

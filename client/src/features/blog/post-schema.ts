@@ -32,6 +32,10 @@ export const metadataSchema = z.object({ posts: z.array(postSchema) });
 export type BlogPost = z.infer<typeof postSchema>;
 export type Attachment = z.infer<typeof attachmentSchema>;
 
+/** The blog's queries (the prerender embeds each page's data under the same key). */
+export const postsQueryKey = (tag?: string) => ["blog", "posts", tag ?? null] as const;
+export const postQueryKey = (slug: string) => ["blog", "post", slug] as const;
+
 /** A day as YYYY-MM-DD in the local calendar (the reader's "today"). */
 export function localDay(now: Date): string {
   const pad = (value: number) => String(value).padStart(2, "0");

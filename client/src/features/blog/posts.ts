@@ -2,6 +2,7 @@ import { assetUrl, CONTENT_BASE } from "./post-head";
 import { type BlogPost, localDay, metadataSchema, publishedPosts } from "./post-schema";
 
 export type { Attachment, BlogPost } from "./post-schema";
+export { postQueryKey, postsQueryKey } from "./post-schema";
 export { assetUrl, CONTENT_BASE };
 
 export class PostNotFoundError extends Error {
