@@ -32,7 +32,7 @@ export function translator(lang: string) {
 
 /**
  * A fresh page (own context, downloads accepted) that fails the test on any uncaught page error.
- * Its `goto` returns once the prerendered page has hydrated (RootLayout's `data-page-ready`), as
+ * Its `goto` and `reload` return once the prerendered page has hydrated (RootLayout's `data-page-ready`), as
  * a person's first click would otherwise land on HTML without handlers.
  */
 export async function newPage(browser: Browser): Promise<Page> {
@@ -41,10 +41,18 @@ export async function newPage(browser: Browser): Promise<Page> {
   page.on("pageerror", (error) => {
     throw error;
   });
+  const hydrated = () =>
+    page.waitForSelector("html[data-page-ready]", { state: "attached", timeout: 20_000 });
   const goto = page.goto.bind(page);
   page.goto = async (url, options) => {
     const response = await goto(url, options);
-    await page.waitForSelector("html[data-page-ready]", { state: "attached", timeout: 20_000 });
+    await hydrated();
+    return response;
+  };
+  const reload = page.reload.bind(page);
+  page.reload = async (options) => {
+    const response = await reload(options);
+    await hydrated();
     return response;
   };
   return page;
