@@ -11,7 +11,7 @@
  */
 export const COMPRESSION_LEVELS = {
   low: { targetDpi: 96, downsampleAbove: 120, jpegQuality: 55 },
-  medium: { targetDpi: 150, downsampleAbove: 190, jpegQuality: 70 },
+  medium: { targetDpi: 150, downsampleAbove: 190, jpegQuality: 65 },
   high: { targetDpi: 220, downsampleAbove: 280, jpegQuality: 85 },
 } as const satisfies Record<string, CompressionLevel>;
 

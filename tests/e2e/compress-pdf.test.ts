@@ -1,5 +1,6 @@
 import * as mupdf from "mupdf";
 import { describe, expect, inject, it } from "vitest";
+import { COMPRESSION_LEVELS } from "../../engines/pdf/compress-levels.ts";
 import { encryptedPdf, pageTexts, save, textPdfDocument } from "../container/fixtures.ts";
 import { chromiumPages, downloadBytes, translator } from "./page-helpers.ts";
 
@@ -18,8 +19,13 @@ describe("Compress PDF in French", () => {
       .getByTestId("file-input")
       .setInputFiles([{ name: "rapport.pdf", mimeType: "application/pdf", buffer: Buffer.from(input) }]);
     expect(await page.getByTestId("chosen-pdf").textContent()).toContain("rapport.pdf");
-    // Each level says what it does.
-    expect(await page.getByText(t("compress-pdf:levels.low.hint")).count()).toBe(1);
+    // Each level says what it does, in the numbers the engine uses.
+    for (const level of ["low", "medium", "high"] as const) {
+      const { targetDpi, jpegQuality } = COMPRESSION_LEVELS[level];
+      const hint = t(`compress-pdf:levels.${level}.hint`, { dpi: targetDpi, quality: jpegQuality });
+      expect(hint).toContain(`${targetDpi}`);
+      expect(await page.getByText(hint).count(), level).toBe(1);
+    }
     await page.getByLabel(t("compress-pdf:levels.low.label")).check();
     await page.getByRole("button", { name: t("compress-pdf:compress") }).click();
     await expect.poll(() => page.getByTestId("result-panel").isVisible(), { timeout: 60_000 }).toBe(true);

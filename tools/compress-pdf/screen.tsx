@@ -10,6 +10,7 @@ import { ToolShell } from "../../client/src/components/tool/tool-shell";
 import { finishedTaskActions, useToolTask } from "../../client/src/components/tool/use-tool-task";
 import { SizeComparison } from "../../client/src/features/image-converter/size-comparison";
 import { showApiError, showErrorMessage } from "../../client/src/lib/show-error";
+import { COMPRESSION_LEVELS } from "../../engines/pdf/compress-levels.ts";
 import tool from "./tool.ts";
 import "./compress-pdf.css";
 
@@ -91,7 +92,10 @@ export default function CompressPdfPage() {
           choices={LEVELS.map((choice) => ({
             value: choice,
             label: t(`levels.${choice}.label`),
-            hint: t(`levels.${choice}.hint`),
+            hint: t(`levels.${choice}.hint`, {
+              dpi: COMPRESSION_LEVELS[choice].targetDpi,
+              quality: COMPRESSION_LEVELS[choice].jpegQuality,
+            }),
           }))}
           value={level}
           disabled={busy}
