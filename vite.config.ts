@@ -6,7 +6,7 @@ import { defineConfig, type Plugin, type UserConfig } from "vite";
 import { blogContentFiles } from "./scripts/blog-content-files.ts";
 import { siteOrigin } from "./scripts/site-origin.ts";
 import { writeToolCatalog, writeToolRegistry } from "./scripts/tool-registry.ts";
-import { SECURITY_HEADERS } from "./worker/security-headers.ts";
+import { staticHeadersFile } from "./worker/security-headers.ts";
 
 /** Static chunks and the logo are served from /static/dist/ (spec §7). */
 const ASSETS_DIR = "static/dist";
@@ -20,8 +20,8 @@ function securityHeadersFile(): Plugin {
     name: "security-headers-file",
     apply: "build",
     generateBundle() {
-      const lines = Object.entries(SECURITY_HEADERS).map(([name, value]) => `  ${name}: ${value}`);
-      this.emitFile({ type: "asset", fileName: "_headers", source: `/*\n${lines.join("\n")}\n` });
+      // The prerender (scripts/prerender.ts) rewrites it with the hash of the CSS it inlines.
+      this.emitFile({ type: "asset", fileName: "_headers", source: staticHeadersFile() });
     },
   };
 }
@@ -164,13 +164,6 @@ function serverOrClient(isSsrBuild: boolean): UserConfig {
       sourcemap: false,
     },
     server: {
-      proxy: {
-        "/api": { target: "http://127.0.0.1:8787", changeOrigin: false },
-      },
-    },
-    // The preview serves the build with production's headers, so CSP problems show up locally.
-    preview: {
-      headers: { ...SECURITY_HEADERS },
       proxy: {
         "/api": { target: "http://127.0.0.1:8787", changeOrigin: false },
       },

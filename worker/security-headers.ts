@@ -23,3 +23,19 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=()",
   "Strict-Transport-Security": "max-age=31536000; includeSubDomains",
 };
+
+/**
+ * The `_headers` file of the static files: SECURITY_HEADERS for every path, the CSP allowing the
+ * inline `<style>` elements whose hashes are given ("sha256-…", base64) and nothing else inline.
+ */
+export function staticHeadersFile(inlineStyleHashes: readonly string[] = []): string {
+  const sources = inlineStyleHashes.map((hash) => ` '${hash}'`).join("");
+  const lines = Object.entries(SECURITY_HEADERS).map(([name, value]) => {
+    const withStyles =
+      name === "Content-Security-Policy"
+        ? value.replace("style-src 'self'", `style-src 'self'${sources}`)
+        : value;
+    return `  ${name}: ${withStyles}`;
+  });
+  return `/*\n${lines.join("\n")}\n`;
+}

@@ -1,8 +1,9 @@
 /**
- * The frame around every screen: header blur after 10 px of scroll, the mobile menu closing on a
+ * The frame around every screen: its inlined stylesheet, header blur after 10 px of scroll, the mobile menu closing on a
  * pick, language switching by path, unknown paths, the theme toggle, sizes formatted for the
  * language (spec §9) and the dropzone naming every refused file once.
  */
+import { createHash } from "node:crypto";
 import type { Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
 import { TOOLS } from "../../contract/index.ts";
@@ -49,6 +50,32 @@ async function headerState(page: Page) {
     };
   });
 }
+
+describe("stylesheet", () => {
+  it("is inlined in the served page, allowed by its CSP hash alone, and styles the page", async () => {
+    const response = await fetch(`${siteUrl}/tools/merge-pdf`);
+    const html = await response.text();
+    expect(html).not.toMatch(/<link rel="stylesheet"/);
+    const css = /<style>([\s\S]*?)<\/style>/.exec(html)?.[1] ?? "";
+    expect(css.length).toBeGreaterThan(1000);
+    const hash = createHash("sha256").update(css).digest("base64");
+    const csp = response.headers.get("Content-Security-Policy") ?? "";
+    expect(csp).toContain(`style-src 'self' 'sha256-${hash}';`);
+    expect(csp).not.toContain("unsafe-inline");
+
+    const page = await newPage();
+    const refused: string[] = [];
+    page.on("console", (message) => {
+      if (/Content Security Policy|Refused to/i.test(message.text())) refused.push(message.text());
+    });
+    await page.goto(`${siteUrl}/tools/merge-pdf`);
+    expect(
+      await page.evaluate(() => getComputedStyle(document.querySelector(".site-header") as Element).position),
+    ).toBe("fixed");
+    expect(refused).toEqual([]);
+    await page.context().close();
+  });
+});
 
 describe("header", () => {
   it("turns translucent with a blur only once the page is scrolled more than 10 px", async () => {

@@ -103,7 +103,11 @@ export function FileDropzone({
       {...getRootProps({ className: classes.join(" "), role: "group", "aria-label": t("upload.areaLabel") })}
       data-testid="dropzone"
     >
-      <input {...getInputProps({ "aria-label": browse })} data-testid="file-input" />
+      {/* Hidden by a class: the inline style react-dropzone gives would be refused by the CSP in prerendered HTML. */}
+      <input
+        {...getInputProps({ "aria-label": browse, style: undefined, className: "visually-hidden" })}
+        data-testid="file-input"
+      />
       <span className="dropzone__icon">
         <Icon name="upload" />
       </span>
