@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import { defineConfig, type Plugin, type UserConfig } from "vite";
 import { blogContentFiles } from "./scripts/blog-content-files.ts";
+import { writeLanguageNameFonts } from "./scripts/language-name-fonts.ts";
 import { siteOrigin } from "./scripts/site-origin.ts";
 import { writeToolCatalog, writeToolRegistry } from "./scripts/tool-registry.ts";
 import { staticHeadersFile } from "./worker/security-headers.ts";
@@ -26,13 +27,17 @@ function securityHeadersFile(): Plugin {
   };
 }
 
-/** The registries derived from tools/ (scripts/tool-registry.ts), written before every build. */
+/**
+ * The registries derived from tools/ (scripts/tool-registry.ts) and the language names' fonts
+ * (scripts/language-name-fonts.ts), written before every build.
+ */
 function toolRegistry(): Plugin {
   return {
     name: "tool-registry",
     async buildStart() {
       writeToolRegistry();
       await writeToolCatalog();
+      await writeLanguageNameFonts();
     },
   };
 }

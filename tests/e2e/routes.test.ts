@@ -37,6 +37,20 @@ const RECORD_PARSED_HEADING = () => {
   });
 };
 
+/** The Indic scripts of the page's text, the language selector's names left out. */
+const scriptsShown = () => {
+  const scripts = {
+    devanagari: /\p{Script=Devanagari}/u,
+    telugu: /\p{Script=Telugu}/u,
+    tamil: /\p{Script=Tamil}/u,
+  };
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  let text = "";
+  for (let node = walker.nextNode(); node; node = walker.nextNode())
+    if (!node.parentElement?.closest("option, .language-grid")) text += node.textContent ?? "";
+  return Object.entries(scripts).flatMap(([name, pattern]) => (pattern.test(text) ? [name] : []));
+};
+
 async function visit(context: BrowserContext, sitePage: SitePage): Promise<{ page: Page; errors: string[] }> {
   const page = await context.newPage();
   const errors: string[] = [];
@@ -101,9 +115,12 @@ describe.each([null, ...LANGUAGE_CODES])("every route in Chromium, prefix %s", (
     context.on("request", (request) => {
       if (request.url().endsWith(".woff2")) fontFiles.push(new URL(request.url()).pathname);
     });
+    /** Indic scripts written on the pages visited, outside the language selector's names. */
+    const shown = new Set<string>();
     try {
       for (const sitePage of chosen) {
         const { page, errors } = await visit(context, sitePage);
+        for (const script of await page.evaluate(scriptsShown)) shown.add(script);
         const heading = (await page.locator("h1").first().innerText()).trim();
         expect(heading.length, sitePage.path).toBeGreaterThan(0);
         // The prerendered heading is the one on screen: the app hydrated it instead of drawing anew.
@@ -145,11 +162,16 @@ describe.each([null, ...LANGUAGE_CODES])("every route in Chromium, prefix %s", (
         }
         await page.close();
       }
-      // The page's own script font is the self-hosted file. (Latin pages also fetch the three Indic
-      // fonts today, for the language names in the header's language selector.)
-      const scripts = new Set(fontFiles.map((file) => /noto-sans-(devanagari|telugu|tamil)/.exec(file)?.[1]));
+      // The page's own script font is the self-hosted file, and an Indic face is fetched only where
+      // a page writes in that script: the language selector's names come from their few-KB subsets
+      // (scripts/language-name-fonts.ts), so Latin pages fetch none for them.
+      const fetched = new Set(
+        fontFiles.flatMap((file) => /noto-sans-(devanagari|telugu|tamil)/.exec(file)?.[1] ?? []),
+      );
       const expected = prefix ? INDIC_FONTS[prefix]?.split(" ").at(-1)?.toLowerCase() : undefined;
-      if (expected) expect([...scripts]).toContain(expected);
+      if (expected) expect([...fetched]).toContain(expected);
+      for (const script of fetched) expect([expected, ...shown], script).toContain(script);
+      expect(fontFiles.some((file) => file.includes("language-names-"))).toBe(true);
     } finally {
       await context.close();
     }
