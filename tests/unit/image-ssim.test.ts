@@ -84,6 +84,45 @@ describe("ssim", () => {
     expect(new Set(scores).size).toBe(3);
   });
 
+  it("at full resolution sees pixel noise that viewing-scale averaging hides", () => {
+    const a = grey(768, 768, picture);
+    const b = grey(768, 768, (x, y) =>
+      Math.min(255, Math.max(0, picture(x, y) + Math.round(12 * noise(x, y)))),
+    );
+    const viewing = ssim(a, b);
+    const full = ssim(a, b, { scale: "full" });
+    expect(viewing).toBeGreaterThan(0.97);
+    expect(full).toBeLessThan(viewing - 0.1);
+    // Below 384 px on the short side the standard score is already at full resolution.
+    const small = [grey(300, 200, picture), grey(300, 200, (x, y) => (picture(x, y) + 9) & 255)] as const;
+    expect(ssim(...small, { scale: "full" })).toBe(ssim(...small));
+  });
+
+  it("on chroma sees a colour change that keeps luma, and scores grey images 1", () => {
+    const size = 96;
+    const rgb = (shift: number) => {
+      const data = new Uint8Array(size * size * 3);
+      for (let p = 0; p < size * size; p++) {
+        const [x, y] = [p % size, Math.floor(p / size)];
+        const wave = 40 * Math.sin((x + y) / 5) * shift;
+        // Red and blue traded against each other at equal luma: 0.299·Δr + 0.114·Δb = 0.
+        data.set([128 + wave, 128, 128 - (0.299 / 0.114) * wave].map(Math.round), p * 3);
+      }
+      return { width: size, height: size, data, channels: 3 as const };
+    };
+    const [flat, coloured] = [rgb(0), rgb(1)];
+    expect(ssim(flat, coloured)).toBeGreaterThan(0.999);
+    expect(ssim(flat, coloured, { plane: "chroma" })).toBeLessThan(0.5);
+    expect(ssim(coloured, coloured, { plane: "chroma" })).toBe(1);
+    expect(
+      ssim(
+        grey(64, 64, picture),
+        grey(64, 64, (x, y) => picture(y, x)),
+        { plane: "chroma" },
+      ),
+    ).toBe(1);
+  });
+
   it("refuses images of different sizes or too small for its window", () => {
     expect(() => ssim(grey(20, 20, picture), grey(20, 21, picture))).toThrow(/sizes differ/);
     expect(() => ssim(grey(10, 10, picture), grey(10, 10, picture))).toThrow(/too small/);
