@@ -1,4 +1,4 @@
-import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { abortAllDurableObjects, env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { AppError, type TaskState } from "../../contract/index.ts";
 import { type ConverterClient, createConverterClient } from "../../worker/converter-client.ts";
@@ -72,6 +72,19 @@ function failingFirst(errors: AppError[]): ConverterClient & { calls: number } {
       const error = errors[client.calls++];
       return error === undefined ? real.runJob(...args) : Promise.reject(error);
     },
+    inspectPdf: (...args: Parameters<ConverterClient["inspectPdf"]>) => real.inspectPdf(...args),
+    health: (timeoutMs: number) => real.health(timeoutMs),
+  };
+  return client;
+}
+
+/** The real converter, except that its first job never answers (a run that is then lost). */
+function hangingFirst(): ConverterClient & { calls: number } {
+  const real = createConverterClient(env);
+  const client = {
+    calls: 0,
+    runJob: (...args: Parameters<ConverterClient["runJob"]>) =>
+      client.calls++ === 0 ? new Promise<never>(() => {}) : real.runJob(...args),
     inspectPdf: (...args: Parameters<ConverterClient["inspectPdf"]>) => real.inspectPdf(...args),
     health: (timeoutMs: number) => real.health(timeoutMs),
   };
@@ -183,6 +196,50 @@ describe("task object", () => {
     const changed = await waiting;
     expect(changed?.revision).toBeGreaterThan(7);
     expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it("starts the job when the task is created, with the alarm armed only as its watchdog", async () => {
+    const task = await mergeTask();
+    const stub = taskStub(env, task.id);
+    const created = Date.now();
+    const afterCreate = await runInDurableObject(stub, async (instance: TaskObject, state) => {
+      await instance.create(task);
+      return { record: await instance.snapshot(), alarm: await state.storage.getAlarm() };
+    });
+    // Already started when create() answers: no alarm has run (the only one is 30 s away).
+    expect(afterCreate.record?.state).toBe("STARTED");
+    expect(afterCreate.record?.attempts).toBe(1);
+    expect(afterCreate.alarm).toBeGreaterThanOrEqual(created + 25_000);
+    const record = await waitForEnd(stub);
+    expect(record.state).toBe("SUCCESS");
+    expect(record.attempts).toBe(1);
+    expect(record.facts.pages).toBe(3);
+    // Once finished, the alarm is the task's expiry.
+    const alarm = await runInDurableObject(stub, (_instance: TaskObject, state) => state.storage.getAlarm());
+    expect(alarm).toBe(record.expiresAt);
+  });
+
+  it("leaves a live run alone at the watchdog alarm, and reruns a run that was lost", async () => {
+    const task = await mergeTask();
+    const converter = hangingFirst();
+    const stub = await createWith(task, converter);
+    // The alarm during a live run only pushes the watchdog further: no second run.
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect(converter.calls).toBe(1);
+    const live = await stub.snapshot();
+    expect(live?.running).toBe(true);
+    expect(live?.attempts).toBe(1);
+    // The instance running the job goes away (a restart): its stored run flag remains.
+    await abortAllDurableObjects();
+    const restarted = taskStub(env, task.id);
+    expect((await restarted.snapshot())?.running).toBe(true);
+    expect(await runDurableObjectAlarm(restarted)).toBe(true);
+    const record = await waitForEnd(restarted);
+    expect(record.state).toBe("SUCCESS");
+    expect(record.attempts).toBe(2);
+    expect(record.interruptions).toBe(1);
+    expect(record.facts.pages).toBe(3);
+    expect(converter.calls).toBe(1);
   });
 
   it("resumes a job found interrupted when attempts remain", async () => {
