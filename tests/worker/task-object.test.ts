@@ -4,8 +4,13 @@ import { AppError, type TaskState } from "../../contract/index.ts";
 import { type ConverterClient, createConverterClient } from "../../worker/converter-client.ts";
 import { inputKey } from "../../worker/task-files.ts";
 import { newTaskId } from "../../worker/task-id.ts";
-import { MAX_INTERRUPTED_RETRIES, type TaskObject, taskStub } from "../../worker/task-object.ts";
-import { type NewTask, TASK_RECORD_KEY, type TaskRecord } from "../../worker/task-record.ts";
+import {
+  MAX_INTERRUPTED_RETRIES,
+  PROGRESS_INTERVAL_MS,
+  type TaskObject,
+  taskStub,
+} from "../../worker/task-object.ts";
+import { JOB_PROGRESS, type NewTask, TASK_RECORD_KEY, type TaskRecord } from "../../worker/task-record.ts";
 import { makePdf } from "./fixtures.ts";
 
 /** Stores two PDFs (1 + 2 pages) as a merge task's uploads. */
@@ -240,6 +245,37 @@ describe("task object", () => {
     expect(record.interruptions).toBe(1);
     expect(record.facts.pages).toBe(3);
     expect(converter.calls).toBe(1);
+  });
+
+  it("stores progress at most once an interval, and the last value when the interval ends", async () => {
+    const task = await mergeTask();
+    const real = createConverterClient(env);
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const converter: ConverterClient = {
+      runJob: async (tool, options, inputs, handlers) => {
+        // A hundred engine reports within about half a second, then a pause before the real job.
+        for (let percent = 1; percent <= 100; percent++) {
+          handlers.onProgress(percent);
+          await pause(5);
+        }
+        await pause(PROGRESS_INTERVAL_MS * 3);
+        return real.runJob(tool, options, inputs, { ...handlers, onProgress: () => {} });
+      },
+      inspectPdf: (pdf) => real.inspectPdf(pdf),
+      health: (timeoutMs) => real.health(timeoutMs),
+    };
+    const stub = await createWith(task, converter);
+    const seen: number[] = [];
+    let record: TaskRecord | null = null;
+    for (let since: number | undefined; record?.state !== "SUCCESS"; since = record?.revision) {
+      record = await stub.watch(since, 5000);
+      if (record !== null) seen.push(record.progress);
+    }
+    // Engine 100 % is the end of the converting span, stored although later reports came sooner.
+    expect(seen).toContain(JOB_PROGRESS.converted);
+    // Every report stored would be over a hundred revisions.
+    expect(record.revision).toBeLessThan(20);
+    expect(record.facts.pages).toBe(3);
   });
 
   it("resumes a job found interrupted when attempts remain", async () => {
