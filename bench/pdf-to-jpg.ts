@@ -5,7 +5,8 @@
  * `pdftoppm -jpeg -r 150` on the same pages of the same files, in the same run. Files: the
  * corpus's PDFs (../shared/corpus/pdf) that open without a password, their first MAX_PAGES pages;
  * without a corpus, PDFs built in code. Median of RUNS runs per file and tool; the totals are all
- * pages over the sum of the medians. Goal: end to end through the API ≥ 1.0× pdftoppm.
+ * pages over the sum of the medians; the last column compares the JPEG bytes written (both at
+ * libjpeg quality 75, pdftoppm's default). Goal: end to end through the API ≥ 1.0× pdftoppm.
  * Run: `npm run bench:pdf-to-jpg` (installs poppler-utils with apt when pdftoppm is missing).
  */
 import { spawnSync } from "node:child_process";
@@ -16,11 +17,13 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { unzipSync } from "fflate";
 import * as mupdf from "mupdf";
 import { TOOLS, type ToolId } from "../contract/index.ts";
 import { pdfToJpg } from "../engines/pdf/pdf-to-jpg.ts";
@@ -89,9 +92,17 @@ function timePdftoppm(input: Input, work: string): number | null {
   const started = performance.now();
   const run = spawnSync("pdftoppm", args);
   const ms = performance.now() - started;
-  const made = readdirSync(out).length;
-  return run.status === 0 && made === input.pages ? ms : null;
+  const made = readdirSync(out);
+  pdftoppmBytes.set(
+    input.name,
+    made.reduce((sum, file) => sum + statSync(join(out, file)).size, 0),
+  );
+  return run.status === 0 && made.length === input.pages ? ms : null;
 }
+
+/** Bytes of the JPEGs each tool wrote for a file (ours: the entries of the ZIP, or the one JPG). */
+const pdftoppmBytes = new Map<string, number>();
+const engineBytes = new Map<string, number>();
 
 const ranges = (input: Input) => `1-${input.pages}`;
 
@@ -103,6 +114,11 @@ async function timeEngine(input: Input): Promise<number> {
   const ms = performance.now() - started;
   if (output.facts.pages_rendered !== input.pages)
     throw new Error(`engine rendered ${output.facts.pages_rendered}`);
+  const jpegs = output.kind === "zip" ? Object.values(unzipSync(output.bytes)) : [output.bytes];
+  engineBytes.set(
+    input.name,
+    jpegs.reduce((sum, jpeg) => sum + jpeg.byteLength, 0),
+  );
   return ms;
 }
 
@@ -141,19 +157,25 @@ const ratio = (ours: number, reference: number) => `${(reference / ours).toFixed
 
 function printTable(rows: readonly Row[]): void {
   console.log(
-    "| file | pages | pdftoppm p/s | engine p/s | engine ÷ pdftoppm | API end to end p/s | API ÷ pdftoppm |",
+    "| file | pages | pdftoppm p/s | engine p/s | engine ÷ pdftoppm | API end to end p/s | API ÷ pdftoppm | JPEG bytes ours ÷ pdftoppm |",
   );
-  console.log("|---|---|---|---|---|---|---|");
+  console.log("|---|---|---|---|---|---|---|---|");
+  const bytesOf = (input: Input) => ({
+    ours: engineBytes.get(input.name) ?? Number.NaN,
+    reference: pdftoppmBytes.get(input.name) ?? Number.NaN,
+  });
   for (const { input, pdftoppm, engine, api } of rows) {
+    const bytes = bytesOf(input);
     console.log(
-      `| ${input.name} | ${input.pages} | ${perSecond(input.pages, pdftoppm)} | ${perSecond(input.pages, engine)} | ${ratio(engine, pdftoppm)} | ${perSecond(input.pages, api)} | ${ratio(api, pdftoppm)} |`,
+      `| ${input.name} | ${input.pages} | ${perSecond(input.pages, pdftoppm)} | ${perSecond(input.pages, engine)} | ${ratio(engine, pdftoppm)} | ${perSecond(input.pages, api)} | ${ratio(api, pdftoppm)} | ${(bytes.ours / bytes.reference).toFixed(2)} |`,
     );
   }
   const sum = (pick: (row: Row) => number) => rows.reduce((total, row) => total + pick(row), 0);
   const pages = sum((row) => row.input.pages);
   const [pdftoppm, engine, api] = [sum((r) => r.pdftoppm), sum((r) => r.engine), sum((r) => r.api)];
+  const [ours, reference] = [sum((r) => bytesOf(r.input).ours), sum((r) => bytesOf(r.input).reference)];
   console.log(
-    `| **all** | ${pages} | ${perSecond(pages, pdftoppm)} | ${perSecond(pages, engine)} | ${ratio(engine, pdftoppm)} | ${perSecond(pages, api)} | ${ratio(api, pdftoppm)} |`,
+    `| **all** | ${pages} | ${perSecond(pages, pdftoppm)} | ${perSecond(pages, engine)} | ${ratio(engine, pdftoppm)} | ${perSecond(pages, api)} | ${ratio(api, pdftoppm)} | ${(ours / reference).toFixed(2)} |`,
   );
   console.log(`\nGoal: API end to end ≥ 1.0× pdftoppm; measured ${ratio(api, pdftoppm)}.`);
 }

@@ -180,6 +180,34 @@ describe("pdfToJpg convert-pages", () => {
     expect(ours.data.reduce((darkest, value) => Math.min(darkest, value), 255)).toBeLessThan(64);
   });
 
+  it("encodes pages at no lower a quality than pdftoppm's default (libjpeg quality 75)", async () => {
+    const output = await run(textPdf("Quality", 1), convert(150));
+    // libjpeg's luminance table (ITU T.81 K.1) at quality 75: each step halved, rounded.
+    const standard = [
+      16, 11, 10, 16, 24, 40, 51, 61, 12, 12, 14, 19, 26, 58, 60, 55, 14, 13, 16, 24, 40, 57, 69, 56, 14, 17,
+      22, 29, 51, 87, 80, 62, 18, 22, 37, 56, 68, 109, 103, 77, 24, 35, 55, 64, 81, 104, 113, 92, 49, 64, 78,
+      87, 103, 121, 120, 101, 72, 92, 95, 98, 112, 100, 103, 99,
+    ];
+    const atDefault = standard.reduce(
+      (sum, step) => sum + Math.max(1, Math.floor((step * 50 + 50) / 100)),
+      0,
+    );
+    const bytes = output.bytes;
+    let luma: number[] | undefined;
+    for (let at = 2; at + 4 < bytes.length && luma === undefined; ) {
+      const marker = bytes[at + 1] ?? 0;
+      const length = ((bytes[at + 2] ?? 0) << 8) | (bytes[at + 3] ?? 0);
+      // DQT, 8-bit table 0 (luminance) first in libjpeg's output.
+      if (marker === 0xdb && bytes[at + 4] === 0) luma = [...bytes.subarray(at + 5, at + 69)];
+      at += 2 + length;
+    }
+    expect(luma).toHaveLength(64);
+    const ours = (luma ?? []).reduce((sum, step) => sum + step, 0);
+    // Smaller steps are finer quantisation: at least as good as pdftoppm's default.
+    expect(ours).toBeLessThanOrEqual(atDefault);
+    expect(ours).toBeGreaterThan(64);
+  });
+
   it("honours page ranges in the order given, and reports progress page by page", async () => {
     const output = await run(widthsPdf(5), convert(72, "4,1-2,5"));
     const entries = files(output);

@@ -1,11 +1,16 @@
-import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { abortAllDurableObjects, env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { AppError, type TaskState } from "../../contract/index.ts";
 import { type ConverterClient, createConverterClient } from "../../worker/converter-client.ts";
 import { inputKey } from "../../worker/task-files.ts";
 import { newTaskId } from "../../worker/task-id.ts";
-import { MAX_INTERRUPTED_RETRIES, type TaskObject, taskStub } from "../../worker/task-object.ts";
-import { type NewTask, TASK_RECORD_KEY, type TaskRecord } from "../../worker/task-record.ts";
+import {
+  MAX_INTERRUPTED_RETRIES,
+  PROGRESS_INTERVAL_MS,
+  type TaskObject,
+  taskStub,
+} from "../../worker/task-object.ts";
+import { JOB_PROGRESS, type NewTask, TASK_RECORD_KEY, type TaskRecord } from "../../worker/task-record.ts";
 import { makePdf } from "./fixtures.ts";
 
 /** Stores two PDFs (1 + 2 pages) as a merge task's uploads. */
@@ -72,6 +77,19 @@ function failingFirst(errors: AppError[]): ConverterClient & { calls: number } {
       const error = errors[client.calls++];
       return error === undefined ? real.runJob(...args) : Promise.reject(error);
     },
+    inspectPdf: (...args: Parameters<ConverterClient["inspectPdf"]>) => real.inspectPdf(...args),
+    health: (timeoutMs: number) => real.health(timeoutMs),
+  };
+  return client;
+}
+
+/** The real converter, except that its first job never answers (a run that is then lost). */
+function hangingFirst(): ConverterClient & { calls: number } {
+  const real = createConverterClient(env);
+  const client = {
+    calls: 0,
+    runJob: (...args: Parameters<ConverterClient["runJob"]>) =>
+      client.calls++ === 0 ? new Promise<never>(() => {}) : real.runJob(...args),
     inspectPdf: (...args: Parameters<ConverterClient["inspectPdf"]>) => real.inspectPdf(...args),
     health: (timeoutMs: number) => real.health(timeoutMs),
   };
@@ -183,6 +201,81 @@ describe("task object", () => {
     const changed = await waiting;
     expect(changed?.revision).toBeGreaterThan(7);
     expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it("starts the job when the task is created, with the alarm armed only as its watchdog", async () => {
+    const task = await mergeTask();
+    const stub = taskStub(env, task.id);
+    const created = Date.now();
+    const afterCreate = await runInDurableObject(stub, async (instance: TaskObject, state) => {
+      await instance.create(task);
+      return { record: await instance.snapshot(), alarm: await state.storage.getAlarm() };
+    });
+    // Already started when create() answers: no alarm has run (the only one is 30 s away).
+    expect(afterCreate.record?.state).toBe("STARTED");
+    expect(afterCreate.record?.attempts).toBe(1);
+    expect(afterCreate.alarm).toBeGreaterThanOrEqual(created + 25_000);
+    const record = await waitForEnd(stub);
+    expect(record.state).toBe("SUCCESS");
+    expect(record.attempts).toBe(1);
+    expect(record.facts.pages).toBe(3);
+    // Once finished, the alarm is the task's expiry.
+    const alarm = await runInDurableObject(stub, (_instance: TaskObject, state) => state.storage.getAlarm());
+    expect(alarm).toBe(record.expiresAt);
+  });
+
+  it("leaves a live run alone at the watchdog alarm, and reruns a run that was lost", async () => {
+    const task = await mergeTask();
+    const converter = hangingFirst();
+    const stub = await createWith(task, converter);
+    // The alarm during a live run only pushes the watchdog further: no second run.
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect(converter.calls).toBe(1);
+    const live = await stub.snapshot();
+    expect(live?.running).toBe(true);
+    expect(live?.attempts).toBe(1);
+    // The instance running the job goes away (a restart): its stored run flag remains.
+    await abortAllDurableObjects();
+    const restarted = taskStub(env, task.id);
+    expect((await restarted.snapshot())?.running).toBe(true);
+    expect(await runDurableObjectAlarm(restarted)).toBe(true);
+    const record = await waitForEnd(restarted);
+    expect(record.state).toBe("SUCCESS");
+    expect(record.attempts).toBe(2);
+    expect(record.interruptions).toBe(1);
+    expect(record.facts.pages).toBe(3);
+    expect(converter.calls).toBe(1);
+  });
+
+  it("stores progress at most once an interval, and the last value when the interval ends", async () => {
+    const task = await mergeTask();
+    const real = createConverterClient(env);
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const converter: ConverterClient = {
+      runJob: async (tool, options, inputs, handlers) => {
+        // A hundred engine reports within about half a second, then a pause before the real job.
+        for (let percent = 1; percent <= 100; percent++) {
+          handlers.onProgress(percent);
+          await pause(5);
+        }
+        await pause(PROGRESS_INTERVAL_MS * 3);
+        return real.runJob(tool, options, inputs, { ...handlers, onProgress: () => {} });
+      },
+      inspectPdf: (pdf) => real.inspectPdf(pdf),
+      health: (timeoutMs) => real.health(timeoutMs),
+    };
+    const stub = await createWith(task, converter);
+    const seen: number[] = [];
+    let record: TaskRecord | null = null;
+    for (let since: number | undefined; record?.state !== "SUCCESS"; since = record?.revision) {
+      record = await stub.watch(since, 5000);
+      if (record !== null) seen.push(record.progress);
+    }
+    // Engine 100 % is the end of the converting span, stored although later reports came sooner.
+    expect(seen).toContain(JOB_PROGRESS.converted);
+    // Every report stored would be over a hundred revisions.
+    expect(record.revision).toBeLessThan(20);
+    expect(record.facts.pages).toBe(3);
   });
 
   it("resumes a job found interrupted when attempts remain", async () => {
