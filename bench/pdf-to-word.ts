@@ -2,8 +2,8 @@
  * PDF to Word benchmark on the corpus (../shared/corpus/pdf, the first MAX_PAGES pages of each
  * file), side by side with LibreOffice's own PDF import exported as DOCX (the usual free peer),
  * both scored against poppler's `pdftotext` text of the same pages:
- * - text fidelity: word F1 and word-trigram F1 (order) of the DOCX text (body, header, footer)
- *   against the PDF's text, words as Unicode letter/digit runs, NFKC, lower case, hyphenated line
+ * - text fidelity: word F1 and word-trigram F1 (order) of the DOCX text (body; header and footer
+ *   on every page, as Word shows them) against the PDF's text, words as Unicode letter/digit runs, NFKC, lower case, hyphenated line
  *   ends joined in both; goals ≥ 0.98 and ≥ 0.95 on text PDFs;
  * - structure: "merged" is the share of pdftotext's full prose lines whose junction with the next
  *   line of the same block (last two words + first two words) lies inside one DOCX paragraph
@@ -23,7 +23,7 @@ import * as mupdf from "mupdf";
 import { AppError } from "../contract/index.ts";
 import { pdfToWord } from "../engines/pdf/pdf-to-word.ts";
 import { htmlPdf } from "../tests/container/rich-pdf.ts";
-import { docxParts, paragraphsOf } from "../tests/support/docx.ts";
+import { type DocxParagraph, docxParts, paragraphsOf } from "../tests/support/docx.ts";
 
 mupdf.setLog({ warning: () => {}, error: () => {} });
 
@@ -181,18 +181,78 @@ function inputs(): Input[] {
   return result;
 }
 
+/**
+ * pdftotext's text of the visible pages. pdftotext reads each page's whole MediaBox, where
+ * printers' slugs and crop marks outside the CropBox (the page viewers show and print) also are,
+ * and its `-cropbox` flag changes the page size but keeps that text: a page whose CropBox is
+ * smaller is read on its own with `-x -y -W -H` set to the CropBox (unrotated pages).
+ */
 function pdftotext(path: string): string {
-  const run = spawnSync("pdftotext", ["-enc", "UTF-8", path, "-"], { maxBuffer: 1 << 28 });
-  return run.status === 0 ? run.stdout.toString("utf8") : "";
+  const run = (args: readonly string[]) => {
+    const result = spawnSync("pdftotext", [...args, "-enc", "UTF-8", path, "-"], { maxBuffer: 1 << 28 });
+    return result.status === 0 ? result.stdout.toString("utf8") : "";
+  };
+  const info = spawnSync("pdfinfo", ["-box", "-f", "1", "-l", "100000", path]).stdout?.toString() ?? "";
+  const boxes = new Map<number, { media?: number[]; crop?: number[]; rotate?: number }>();
+  for (const match of info.matchAll(/^Page\s+(\d+)\s+(MediaBox|CropBox|rot):\s+(.+)$/gm)) {
+    const page = Number(match[1]);
+    const entry = boxes.get(page) ?? {};
+    const values = (match[3] ?? "").trim().split(/\s+/).map(Number);
+    if (match[2] === "MediaBox") entry.media = values;
+    else if (match[2] === "CropBox") entry.crop = values;
+    else entry.rotate = values[0] ?? 0;
+    boxes.set(page, entry);
+  }
+  const cropped = [...boxes.values()].some(
+    ({ media, crop }) =>
+      media && crop && media.some((value, i) => Math.abs(value - (crop[i] ?? value)) > 0.5),
+  );
+  if (!cropped) return run([]);
+  return [...boxes.keys()]
+    .sort((a, b) => a - b)
+    .map((page) => {
+      const { media = [], crop = [], rotate = 0 } = boxes.get(page) ?? {};
+      const pages = ["-f", String(page), "-l", String(page)];
+      const [mx0 = 0, , , my1 = 0] = media;
+      const [cx0 = 0, cy0 = 0, cx1 = 0, cy1 = 0] = crop;
+      if (rotate % 360 !== 0 || crop.length < 4) return run(pages);
+      // pdftotext's area is in points from the MediaBox's top left corner.
+      const area = [Math.floor(cx0 - mx0), Math.floor(my1 - cy1), Math.ceil(cx1 - cx0), Math.ceil(cy1 - cy0)];
+      return run([...pages, "-x", ...[area[0], "-y", area[1], "-W", area[2], "-H", area[3]].map(String)]);
+    })
+    .join("");
 }
 
-/** Texts of the DOCX: body paragraphs, then header and footer paragraphs. */
-function docxTexts(bytes: Uint8Array): { paragraphs: string[]; headings: string[] } {
+/**
+ * Texts of the DOCX as a reader sees its pages: on each page the header's paragraphs, the body's
+ * paragraphs of that page (pages split at page breaks), then the footer's. Word shows a header and
+ * footer on every page of the section, with PAGE fields as that page's number (from the section's
+ * start number), so they are counted once per PDF page, as pdftotext has them once per page; a
+ * header put on pages that had none counts against precision.
+ */
+function docxTexts(bytes: Uint8Array, pages: number): { paragraphs: string[]; headings: string[] } {
   const parts = docxParts(bytes);
   const body = paragraphsOf(parts.document);
-  const edges = [...parts.headers, ...parts.footers].flatMap((xml) => paragraphsOf(xml));
+  const start = Number(/<w:pgNumType[^>]*w:start="(\d+)"/.exec(parts.document)?.[1] ?? 1);
+  // Every section repeats its header part: distinct parts only.
+  const edge = (xmls: readonly string[]) => [...new Set(xmls)].flatMap((xml) => paragraphsOf(xml));
+  const header = edge(parts.headers);
+  const footer = edge(parts.footers);
+  const shown = (list: readonly DocxParagraph[], page: number) =>
+    list.map((p) =>
+      p.runs.map((run) => (run.pageField && run.text === "" ? String(start + page) : run.text)).join(""),
+    );
+  const byPage: string[][] = [[]];
+  for (const paragraph of body) {
+    if (paragraph.pageBreakBefore && (byPage.at(-1)?.length ?? 0) > 0) byPage.push([]);
+    byPage.at(-1)?.push(paragraph.text);
+  }
+  const paragraphs: string[] = [];
+  for (let page = 0; page < Math.max(pages, byPage.length); page++) {
+    paragraphs.push(...shown(header, page), ...(byPage[page] ?? []), ...shown(footer, page));
+  }
   return {
-    paragraphs: [...body, ...edges].map((p) => p.text),
+    paragraphs,
     headings: body.filter((p) => /^Heading\d$/.test(p.style ?? "")).map((p) => p.text),
   };
 }
@@ -263,7 +323,7 @@ async function score(
   libreOffice: boolean,
   label: string,
 ): Promise<Scores> {
-  const { paragraphs, headings } = docxTexts(bytes);
+  const { paragraphs, headings } = docxTexts(bytes, input.pages);
   const words = tokens(paragraphs.join("\n"));
   const expected = tokens(reference);
   const headingText = headings.map((h) => tokens(h).join(" "));

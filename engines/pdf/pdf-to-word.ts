@@ -63,7 +63,12 @@ export const pdfToWord: EngineHandler<PdfToWordOptions> = async (inputs, options
       throw new AppError("PDF_NO_TEXT", "The PDF has no text layer (scanned pages).", { file_index: 0 });
     }
     const headings = markHeadings(pages);
-    const bytes = await writeDocx({ pages, header: heads.header, footer: heads.footer });
+    const bytes = await writeDocx({
+      pages,
+      header: heads.header,
+      footer: heads.footer,
+      firstPageNumber: heads.firstPageNumber,
+    });
     progress(100);
     return { bytes, facts: factsOf(pages, headings, heads, wasRepaired(doc)) };
   } finally {

@@ -121,6 +121,26 @@ describe("PDF to Word", () => {
     expect(parts.document).toMatch(/<w:pgSz w:w="11900" w:h="16840"/);
   });
 
+  it("keeps numbers that change from page to page in the body, and starts page numbers where the PDF does", async () => {
+    // Printed page numbers start at 6; each page ends with a table row whose values differ.
+    const totals = ["Total 120.50 31.00", "Total 98.10 12.75", "Total 77.25 40.40"];
+    const pages = totals.map((total, n) => ({
+      content: [
+        textAt(72, 700, `Body text of page ${n + 1}.`),
+        textAt(72, 60, total),
+        textAt(280, 30, `Page ${n + 6}`, 1, 9),
+      ].join(""),
+    }));
+    const { parts } = await convert(await drawnPdf(pages));
+    const body = textOf(parts.document);
+    for (const total of totals) expect(body).toContain(total);
+    expect(body).not.toMatch(/Page \d/);
+    const footer = paragraphsOf(parts.footers.join(""));
+    expect(footer.map((p) => p.text).join("")).toBe("Page ");
+    expect(footer.flatMap((p) => p.runs).some((run) => run.pageField)).toBe(true);
+    expect(parts.document).toMatch(/<w:pgNumType w:start="6"/);
+  });
+
   it("embeds an image in place at its size", async () => {
     const content = `${textAt(72, 780, "Figure above the text")}q 200 0 0 100 72 600 cm /Im1 Do Q ${textAt(72, 560, "Text below the figure")}`;
     const { parts, paragraphs, facts } = await convert(

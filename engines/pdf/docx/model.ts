@@ -95,6 +95,8 @@ export interface DocumentModel {
   readonly pages: readonly PageModel[];
   readonly header: readonly Paragraph[];
   readonly footer: readonly Paragraph[];
+  /** The printed number of the first page, where Word's PAGE fields start counting. */
+  readonly firstPageNumber?: number;
 }
 
 export function runOf(span: TextSpan, text = span.text): Run {

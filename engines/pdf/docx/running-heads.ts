@@ -3,7 +3,7 @@
  * comes back at about the same place on most pages. They are taken out of the body and kept once
  * as the Word header or footer, the page number becoming a PAGE field.
  */
-import type { Line, Paragraph } from "./model.ts";
+import type { Line, Paragraph, Run } from "./model.ts";
 import { runsOf } from "./paragraphs.ts";
 
 /** Share of the page height, from the top or the bottom, where running heads are looked for. */
@@ -22,6 +22,8 @@ export interface RunningHeads {
   readonly removed: readonly Set<Line>[];
   readonly header: Paragraph[];
   readonly footer: Paragraph[];
+  /** The printed number of the document's first page (Word's page numbering starts there). */
+  readonly firstPageNumber: number;
 }
 
 /** The text with page numbers (digits, or a lone roman numeral) as "#". */
@@ -36,60 +38,151 @@ function keyOf(line: Line, page: PageLines, top: boolean): string {
   return `${top ? "t" : "b"}|${Math.round(y / 6)}|${text}`;
 }
 
+interface Seen {
+  line: Line;
+  page: number;
+  numbers: readonly number[];
+}
+
+/** The numbers of a line's text (digits, or a lone roman numeral as its value), in order. */
+function numbersOf(text: string): number[] {
+  const roman = /^\s*([ivxlc]+)\s*$/i.exec(text);
+  if (roman) return [romanValue(roman[1] ?? "")];
+  return [...text.matchAll(/\d+/g)].map((match) => Number(match[0]));
+}
+
+function romanValue(label: string): number {
+  const values: Record<string, number> = { i: 1, v: 5, x: 10, l: 50, c: 100 };
+  const lower = label.toLowerCase();
+  let total = 0;
+  for (let i = 0; i < lower.length; i++) {
+    const value = values[lower[i] ?? ""] ?? 0;
+    const next = values[lower[i + 1] ?? ""] ?? 0;
+    total += value < next ? -value : value;
+  }
+  return total;
+}
+
+/**
+ * Which number of a repeated line is the page number: the one that goes up with the page (its
+ * value minus the page index is the same on every page), all others being the same on every page.
+ * Returns the slot and the printed number of the first page (index 0), or null when the numbers
+ * change in any other way (a table of figures near the page edge is not a running head), and
+ * `{ slot: -1 }` when no number changes.
+ */
+function pageSlot(entries: readonly Seen[]): { slot: number; offset: number } | null {
+  const first = entries[0];
+  if (first === undefined) return null;
+  // A bare number at the page edge is a page number, even where the numbering starts again
+  // (roman front matter, then arabic): Word numbers from the most usual start.
+  if (pageless(first.line.text) === "#") {
+    const shifts = new Map<number, number>();
+    for (const entry of entries) {
+      const shift = (entry.numbers[0] ?? 0) - entry.page;
+      shifts.set(shift, (shifts.get(shift) ?? 0) + 1);
+    }
+    const offset = [...shifts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 0;
+    return { slot: 0, offset };
+  }
+  const count = first.numbers.length;
+  if (entries.some((entry) => entry.numbers.length !== count)) return null;
+  let slot = -1;
+  let offset = 0;
+  for (let i = 0; i < count; i++) {
+    const values = entries.map((entry) => entry.numbers[i] ?? 0);
+    if (values.every((value) => value === values[0])) continue;
+    const shift = (values[0] ?? 0) - first.page;
+    if (slot >= 0 || !entries.every((entry, k) => values[k] === entry.page + shift)) return null;
+    slot = i;
+    offset = shift;
+  }
+  return { slot, offset };
+}
+
 export function findRunningHeads(pages: readonly PageLines[]): RunningHeads {
   const removed = pages.map(() => new Set<Line>());
-  if (pages.length < 2) return { removed, header: [], footer: [] };
-  const seen = new Map<string, { pages: Set<number>; first: { line: Line; page: number } }>();
+  if (pages.length < 2) return { removed, header: [], footer: [], firstPageNumber: 1 };
+  const seen = new Map<string, Seen[]>();
   pages.forEach((page, index) => {
     for (const line of page.lines) {
       const top = line.box[3] <= page.height * EDGE;
       const bottom = line.box[1] >= page.height * (1 - EDGE);
       if (!top && !bottom) continue;
       const key = keyOf(line, page, top);
-      const entry = seen.get(key) ?? { pages: new Set<number>(), first: { line, page: index } };
-      entry.pages.add(index);
-      seen.set(key, entry);
+      const entries = seen.get(key) ?? [];
+      // One line per page and key: the first.
+      if (entries.at(-1)?.page !== index) entries.push({ line, page: index, numbers: numbersOf(line.text) });
+      seen.set(key, entries);
     }
   });
   const needed = Math.max(2, Math.ceil(pages.length * MIN_SHARE));
-  const header: { line: Line; page: number }[] = [];
-  const footer: { line: Line; page: number }[] = [];
-  for (const [key, entry] of seen) {
-    if (entry.pages.size < needed) continue;
-    (key.startsWith("t") ? header : footer).push(entry.first);
-    pages.forEach((page, index) => {
-      for (const line of page.lines) {
-        const top = line.box[3] <= page.height * EDGE;
-        const bottom = line.box[1] >= page.height * (1 - EDGE);
-        if ((top || bottom) && keyOf(line, page, top) === key) removed[index]?.add(line);
-      }
-    });
+  const header: Head[] = [];
+  const footer: Head[] = [];
+  const offsets: number[] = [];
+  for (const [key, entries] of seen) {
+    if (entries.length < needed) continue;
+    // Lines that differ in numbers other than the page number are content (e.g. the last row of
+    // a table that fills every page), kept in the body; the same text on enough pages is a head.
+    let kept = entries;
+    let found = pageSlot(entries);
+    if (found === null) {
+      const byText = new Map<string, Seen[]>();
+      for (const entry of entries)
+        byText.set(entry.line.text, [...(byText.get(entry.line.text) ?? []), entry]);
+      const same = [...byText.values()].find((group) => group.length >= needed);
+      if (same === undefined) continue;
+      kept = same;
+      found = { slot: -1, offset: 0 };
+    }
+    const first = kept[0] as Seen;
+    (key.startsWith("t") ? header : footer).push({ line: first.line, slot: found.slot });
+    if (found.slot >= 0) offsets.push(found.offset);
+    for (const entry of kept) removed[entry.page]?.add(entry.line);
   }
-  return { removed, header: toParagraphs(header), footer: toParagraphs(footer) };
+  // The printed number of the first page (Word cannot start below 0).
+  const agreed = offsets.length > 0 && offsets.every((o) => o === offsets[0]) ? (offsets[0] ?? 1) : 1;
+  const firstPageNumber = agreed >= 0 ? agreed : 1;
+  return { removed, header: toParagraphs(header), footer: toParagraphs(footer), firstPageNumber };
 }
 
-function toParagraphs(lines: { line: Line; page: number }[]): Paragraph[] {
+interface Head {
+  line: Line;
+  /** Index of the number that is the page number, or -1. */
+  slot: number;
+}
+
+function toParagraphs(lines: Head[]): Paragraph[] {
   return lines
     .sort((a, b) => a.line.box[1] - b.line.box[1] || a.line.box[0] - b.line.box[0])
-    .map(({ line, page }) => ({
-      type: "paragraph" as const,
-      box: line.box,
-      runs: runsOf(line.spans).flatMap((run, i) => {
-        // A bare page number (digits or roman) is the PAGE field itself.
-        if (pageless(line.text) === "#") return i === 0 ? [{ ...run, text: "#", pageNumber: true }] : [];
-        // The number that is this page's number becomes a PAGE field.
-        const parts = run.text.split(new RegExp(`(?<!\\d)(${page + 1})(?!\\d)`));
-        if (parts.length === 1) return [run];
-        return parts
-          .filter((part) => part !== "")
-          .map((part) =>
-            part === String(page + 1) ? { ...run, text: part, pageNumber: true } : { ...run, text: part },
-          );
-      }),
-      lines: 1,
-      heading: 0,
-      list: null,
-      indent: 0,
-      alignment: "left" as const,
-    }));
+    .map(({ line, slot }) => {
+      let number = -1;
+      const roman = /^\s*[ivxlc]+\s*$/i.test(line.text);
+      return {
+        type: "paragraph" as const,
+        box: line.box,
+        runs: runsOf(line.spans).flatMap((run, i) => {
+          if (slot < 0) return [run];
+          // A bare roman page number is the PAGE field itself.
+          if (roman) return i === 0 ? [{ ...run, text: "#", pageNumber: true }] : [];
+          // The number that goes up with the page becomes a PAGE field.
+          const parts: Run[] = [];
+          let last = 0;
+          for (const match of run.text.matchAll(/\d+/g)) {
+            number++;
+            if (number !== slot) continue;
+            const at = match.index ?? 0;
+            if (at > last) parts.push({ ...run, text: run.text.slice(last, at) });
+            parts.push({ ...run, text: match[0], pageNumber: true });
+            last = at + match[0].length;
+          }
+          if (last < run.text.length) parts.push({ ...run, text: run.text.slice(last) });
+          return parts;
+        }),
+        lines: 1,
+        heading: 0,
+        list: null,
+        indent: 0,
+        alignment: "left" as const,
+      };
+    });
 }

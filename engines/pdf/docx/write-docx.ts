@@ -55,6 +55,7 @@ const BULLETS = ["•", "◦", "▪"];
 export async function writeDocx(model: DocumentModel): Promise<Uint8Array> {
   const lists = new ListNumbering();
   const sections: ISectionOptions[] = [];
+  const start = model.firstPageNumber ?? 1;
   for (const group of sameSizeRuns(model.pages)) {
     const children: (DocxParagraph | DocxTable)[] = [];
     group.forEach((page, i) => {
@@ -68,7 +69,13 @@ export async function writeDocx(model: DocumentModel): Promise<Uint8Array> {
     });
     if (children.length === 0) children.push(new DocxParagraph({}));
     sections.push({
-      properties: { page: pageProperties(group) },
+      properties: {
+        page: {
+          ...pageProperties(group),
+          // The first section starts at the first page's printed number; later ones go on counting.
+          ...(sections.length === 0 && start !== 1 ? { pageNumbers: { start } } : {}),
+        },
+      },
       ...(model.header.length > 0
         ? { headers: { default: new Header({ children: model.header.map((p) => paragraphOf(p, lists)) }) } }
         : {}),
