@@ -15,7 +15,7 @@ const ROOT = resolve(import.meta.dirname, "..");
 const OUT = join(ROOT, "client/src/generated");
 
 /** The Noto face each script's names are cut from (the regular weight the selector uses). */
-const SOURCES = {
+export const SOURCES = {
   devanagari: "@fontsource/noto-sans-devanagari/files/noto-sans-devanagari-devanagari-400-normal.woff2",
   telugu: "@fontsource-variable/noto-sans-telugu/files/noto-sans-telugu-telugu-wght-normal.woff2",
   tamil: "@fontsource/noto-sans-tamil/files/noto-sans-tamil-tamil-400-normal.woff2",

@@ -64,7 +64,9 @@ function blogData(page: SitePage, posts: readonly BlogPost[]): Record<string, un
     }
     for (const tag of post.tags)
       if (page.route === blogTagPath(tag))
-        return { [dataKey(postsQueryKey(tag))]: publishedPosts(posts, localDay(new Date()), tag) };
+        return {
+          [dataKey(postsQueryKey(tag))]: published.filter((candidate) => candidate.tags.includes(tag)),
+        };
   }
   return {};
 }
