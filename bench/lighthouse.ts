@@ -1,0 +1,138 @@
+/**
+ * Lighthouse performance (its default mobile profile: a mid-range phone, simulated slow 4G and 4×
+ * CPU slowdown) of the home page and a tool page, on the built site under `wrangler dev`
+ * (scripts/stack.ts) with Debian's Chromium. Issue 10's target: performance score ≥ 95 for both.
+ * Prints the median score of RUNS runs per page with the metrics it is made of.
+ * Lighthouse is not a dependency of the project: the first run installs it with npm into
+ * node_modules/.cache (git-ignored), as the other benches install their reference tools.
+ * Run with `node bench/lighthouse.ts` after `vite build` (it builds when dist/ is missing).
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { freePort, ROOT, startStack } from "../scripts/stack.ts";
+import { CHROMIUM } from "../tests/e2e/browser.ts";
+
+const RUNS = Number(process.env.RUNS ?? 3);
+const LIGHTHOUSE_VERSION = "13.5.0";
+const PAGES = [
+  { name: "home /", path: "/" },
+  { name: "tool /tools/merge-pdf", path: `/tools/${"merge"}-pdf` },
+  { name: "home in Hindi /hi", path: "/hi" },
+];
+const METRICS = [
+  ["first-contentful-paint", "FCP"],
+  ["largest-contentful-paint", "LCP"],
+  ["total-blocking-time", "TBT"],
+  ["speed-index", "SI"],
+  ["cumulative-layout-shift", "CLS"],
+] as const;
+
+interface Audit {
+  readonly numericValue?: number;
+}
+interface LighthouseResult {
+  readonly lhr: {
+    readonly runtimeError?: { readonly message: string };
+    readonly categories: { readonly performance: { readonly score: number | null } };
+    readonly audits: Readonly<Record<string, Audit>>;
+  };
+}
+type Lighthouse = (
+  url: string,
+  flags: { port: number; onlyCategories: string[]; logLevel: string; output: string },
+) => Promise<LighthouseResult | undefined>;
+interface ChromeLauncher {
+  launch(options: { chromePath: string; chromeFlags: string[] }): Promise<{
+    port: number;
+    kill(): void;
+  }>;
+}
+
+/** Lighthouse and its chrome-launcher, installed on first use into node_modules/.cache. */
+async function loadLighthouse(): Promise<{ lighthouse: Lighthouse; launcher: ChromeLauncher }> {
+  const prefix = join(ROOT, "node_modules/.cache", `lighthouse-${LIGHTHOUSE_VERSION}`);
+  const modules = join(prefix, "node_modules");
+  if (!existsSync(join(modules, "lighthouse"))) {
+    console.log(`Installing lighthouse@${LIGHTHOUSE_VERSION} into ${prefix} (npm)…`);
+    execFileSync(
+      "npm",
+      [
+        "install",
+        "--no-save",
+        "--no-audit",
+        "--no-fund",
+        "--prefix",
+        prefix,
+        `lighthouse@${LIGHTHOUSE_VERSION}`,
+      ],
+      { stdio: "inherit" },
+    );
+  }
+  const entry = (name: string, file: string) => pathToFileURL(join(modules, name, file)).href;
+  const lighthouse = (await import(entry("lighthouse", "core/index.js"))) as { default: Lighthouse };
+  const launcher = (await import(entry("chrome-launcher", "dist/index.js"))) as ChromeLauncher;
+  return { lighthouse: lighthouse.default, launcher };
+}
+
+if (!existsSync(join(ROOT, "dist/client/index.html")))
+  execFileSync(
+    process.execPath,
+    [join(ROOT, "node_modules/vite/bin/vite.js"), "build", "--logLevel", "error"],
+    {
+      cwd: ROOT,
+      stdio: "inherit",
+    },
+  );
+
+const { lighthouse, launcher } = await loadLighthouse();
+const persistTo = mkdtempSync(join(tmpdir(), "lighthouse-"));
+const stack = await startStack({
+  port: await freePort(),
+  converterPort: await freePort(),
+  persistTo,
+  quiet: true,
+});
+const chrome = await launcher.launch({
+  chromePath: CHROMIUM,
+  chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run"],
+});
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+};
+
+try {
+  console.log(`\nLighthouse ${LIGHTHOUSE_VERSION} performance, mobile profile, median of ${RUNS} runs\n`);
+  console.log(`| page | score | ${METRICS.map(([, label]) => label).join(" | ")} |`);
+  console.log(`|---|---|${METRICS.map(() => "---").join("|")}|`);
+  for (const page of PAGES) {
+    const scores: number[] = [];
+    const values = new Map<string, number[]>(METRICS.map(([id]) => [id, []]));
+    for (let run = 0; run < RUNS; run++) {
+      const result = await lighthouse(`${stack.url}${page.path}`, {
+        port: chrome.port,
+        onlyCategories: ["performance"],
+        logLevel: "error",
+        output: "json",
+      });
+      if (!result) throw new Error(`Lighthouse returned nothing for ${page.path}`);
+      const failure = result.lhr.runtimeError?.message;
+      if (failure) throw new Error(`Lighthouse failed on ${page.path}: ${failure}`);
+      scores.push(Math.round((result.lhr.categories.performance.score ?? 0) * 100));
+      for (const [id] of METRICS) values.get(id)?.push(result.lhr.audits[id]?.numericValue ?? Number.NaN);
+    }
+    const cells = METRICS.map(([id]) => {
+      const value = median(values.get(id) ?? []);
+      return id === "cumulative-layout-shift" ? value.toFixed(3) : `${Math.round(value)} ms`;
+    });
+    console.log(`| ${page.name} | ${median(scores)} (${scores.join(", ")}) | ${cells.join(" | ")} |`);
+  }
+} finally {
+  chrome.kill();
+  await stack.stop();
+  rmSync(persistTo, { recursive: true, force: true });
+}
