@@ -2,22 +2,26 @@
  * Lighthouse performance (its default mobile profile: a mid-range phone, simulated slow 4G and 4×
  * CPU slowdown) of the home page and a tool page, on the built site under `wrangler dev`
  * (scripts/stack.ts) with Debian's Chromium. Issue 10's target: performance score ≥ 95 for both.
- * Prints the median score of RUNS runs per page with the metrics it is made of.
+ * Prints the median score of RUNS runs per page with the metrics it is made of, and the first
+ * contentful paint as a ratio to the plain static page of bench/site-paint.ts under the same profile.
  * Lighthouse is not a dependency of the project: the first run installs it with npm into
  * node_modules/.cache (git-ignored), as the other benches install their reference tools.
  * Run with `node bench/lighthouse.ts` after `vite build` (it builds when dist/ is missing).
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { freePort, ROOT, startStack } from "../scripts/stack.ts";
 import { CHROMIUM } from "../tests/e2e/browser.ts";
+import { PLAIN_PAGE, PLAIN_PAGE_FILE } from "./plain-page.ts";
 
 const RUNS = Number(process.env.RUNS ?? 3);
 const LIGHTHOUSE_VERSION = "13.5.0";
 const PAGES = [
+  // The same plain page as bench/site-paint.ts: FCP is also given as a ratio to it.
+  { name: "plain static HTML", path: `/${PLAIN_PAGE_FILE}` },
   { name: "home /", path: "/" },
   { name: "tool /tools/merge-pdf", path: `/tools/${"merge"}-pdf` },
   { name: "home in Hindi /hi", path: "/hi" },
@@ -87,6 +91,8 @@ if (!existsSync(join(ROOT, "dist/client/index.html")))
     },
   );
 
+const plainFile = join(ROOT, "dist/client", PLAIN_PAGE_FILE);
+writeFileSync(plainFile, PLAIN_PAGE);
 const { lighthouse, launcher } = await loadLighthouse();
 const persistTo = mkdtempSync(join(tmpdir(), "lighthouse-"));
 const stack = await startStack({
@@ -107,8 +113,9 @@ const median = (values: number[]) => {
 
 try {
   console.log(`\nLighthouse ${LIGHTHOUSE_VERSION} performance, mobile profile, median of ${RUNS} runs\n`);
-  console.log(`| page | score | ${METRICS.map(([, label]) => label).join(" | ")} |`);
-  console.log(`|---|---|${METRICS.map(() => "---").join("|")}|`);
+  console.log(`| page | score | ${METRICS.map(([, label]) => label).join(" | ")} | FCP ratio to plain |`);
+  console.log(`|---|---|${METRICS.map(() => "---").join("|")}|---|`);
+  let plainFcp = Number.NaN;
   for (const page of PAGES) {
     const scores: number[] = [];
     const values = new Map<string, number[]>(METRICS.map(([id]) => [id, []]));
@@ -129,10 +136,15 @@ try {
       const value = median(values.get(id) ?? []);
       return id === "cumulative-layout-shift" ? value.toFixed(3) : `${Math.round(value)} ms`;
     });
-    console.log(`| ${page.name} | ${median(scores)} (${scores.join(", ")}) | ${cells.join(" | ")} |`);
+    const fcp = median(values.get("first-contentful-paint") ?? []);
+    if (page.path.endsWith(PLAIN_PAGE_FILE)) plainFcp = fcp;
+    console.log(
+      `| ${page.name} | ${median(scores)} (${scores.join(", ")}) | ${cells.join(" | ")} | ${(fcp / plainFcp).toFixed(2)}× |`,
+    );
   }
 } finally {
   chrome.kill();
+  unlinkSync(plainFile);
   await stack.stop();
   rmSync(persistTo, { recursive: true, force: true });
 }

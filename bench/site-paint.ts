@@ -11,11 +11,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort, ROOT, startStack } from "../scripts/stack.ts";
 import { launchChromium } from "../tests/e2e/browser.ts";
+import { PLAIN_PAGE, PLAIN_PAGE_FILE } from "./plain-page.ts";
 
 const RUNS = Number(process.env.RUNS ?? 9);
-const PLAIN = "bench-plain-page.html";
 const PAGES = [
-  { name: "plain static HTML", path: `/${PLAIN}` },
+  { name: "plain static HTML", path: `/${PLAIN_PAGE_FILE}` },
   { name: "home /", path: "/" },
   { name: "tool /tools/merge-pdf", path: `/tools/${"merge"}-pdf` },
   { name: "home in Hindi /hi", path: "/hi" },
@@ -32,11 +32,8 @@ if (!existsSync(join(ROOT, "dist/client/index.html")))
       stdio: "inherit",
     },
   );
-const plainFile = join(ROOT, "dist/client", PLAIN);
-writeFileSync(
-  plainFile,
-  '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Plain</title></head><body><h1>Every PDF and image tool you need</h1><p>A plain page for comparison.</p></body></html>\n',
-);
+const plainFile = join(ROOT, "dist/client", PLAIN_PAGE_FILE);
+writeFileSync(plainFile, PLAIN_PAGE);
 
 const persistTo = mkdtempSync(join(tmpdir(), "site-paint-"));
 const stack = await startStack({
