@@ -9,19 +9,18 @@
  * Run with `node bench/lighthouse.ts` after `vite build` (it builds when dist/ is missing).
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { freePort, ROOT, startStack } from "../scripts/stack.ts";
+import { ROOT } from "../scripts/stack.ts";
 import { CHROMIUM } from "../tests/e2e/browser.ts";
-import { PLAIN_PAGE, PLAIN_PAGE_FILE } from "./plain-page.ts";
+import { PLAIN_PAGE_PATH, startBuiltSite } from "./built-site.ts";
 
 const RUNS = Number(process.env.RUNS ?? 3);
 const LIGHTHOUSE_VERSION = "13.5.0";
 const PAGES = [
   // The same plain page as bench/site-paint.ts: FCP is also given as a ratio to it.
-  { name: "plain static HTML", path: `/${PLAIN_PAGE_FILE}` },
+  { name: "plain static HTML", path: PLAIN_PAGE_PATH },
   { name: "home /", path: "/" },
   { name: "tool /tools/merge-pdf", path: `/tools/${"merge"}-pdf` },
   { name: "home in Hindi /hi", path: "/hi" },
@@ -81,26 +80,8 @@ async function loadLighthouse(): Promise<{ lighthouse: Lighthouse; launcher: Chr
   return { lighthouse: lighthouse.default, launcher };
 }
 
-if (!existsSync(join(ROOT, "dist/client/index.html")))
-  execFileSync(
-    process.execPath,
-    [join(ROOT, "node_modules/vite/bin/vite.js"), "build", "--logLevel", "error"],
-    {
-      cwd: ROOT,
-      stdio: "inherit",
-    },
-  );
-
-const plainFile = join(ROOT, "dist/client", PLAIN_PAGE_FILE);
-writeFileSync(plainFile, PLAIN_PAGE);
 const { lighthouse, launcher } = await loadLighthouse();
-const persistTo = mkdtempSync(join(tmpdir(), "lighthouse-"));
-const stack = await startStack({
-  port: await freePort(),
-  converterPort: await freePort(),
-  persistTo,
-  quiet: true,
-});
+const stack = await startBuiltSite();
 const chrome = await launcher.launch({
   chromePath: CHROMIUM,
   chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run"],
@@ -137,14 +118,12 @@ try {
       return id === "cumulative-layout-shift" ? value.toFixed(3) : `${Math.round(value)} ms`;
     });
     const fcp = median(values.get("first-contentful-paint") ?? []);
-    if (page.path.endsWith(PLAIN_PAGE_FILE)) plainFcp = fcp;
+    if (page.path === PLAIN_PAGE_PATH) plainFcp = fcp;
     console.log(
       `| ${page.name} | ${median(scores)} (${scores.join(", ")}) | ${cells.join(" | ")} | ${(fcp / plainFcp).toFixed(2)}× |`,
     );
   }
 } finally {
   chrome.kill();
-  unlinkSync(plainFile);
   await stack.stop();
-  rmSync(persistTo, { recursive: true, force: true });
 }

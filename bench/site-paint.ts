@@ -1,21 +1,16 @@
 /**
  * First contentful paint of the home page and a tool page against a plain static HTML page (a
  * heading and a paragraph, no CSS, no script) served the same way: the built site under
- * `wrangler dev` (scripts/stack.ts), Debian's Chromium (tests/e2e/browser.ts), each load in a fresh
+ * `wrangler dev` (bench/built-site.ts), Debian's Chromium (tests/e2e/browser.ts), each load in a fresh
  * context (cold cache). Prints the median of several loads and the ratio to the plain page (target
  * ≤ 1.5×). Run with `node bench/site-paint.ts` after `vite build` (it builds when dist/ is missing).
  */
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { freePort, ROOT, startStack } from "../scripts/stack.ts";
 import { launchChromium } from "../tests/e2e/browser.ts";
-import { PLAIN_PAGE, PLAIN_PAGE_FILE } from "./plain-page.ts";
+import { PLAIN_PAGE_PATH, startBuiltSite } from "./built-site.ts";
 
 const RUNS = Number(process.env.RUNS ?? 9);
 const PAGES = [
-  { name: "plain static HTML", path: `/${PLAIN_PAGE_FILE}` },
+  { name: "plain static HTML", path: PLAIN_PAGE_PATH },
   { name: "home /", path: "/" },
   { name: "tool /tools/merge-pdf", path: `/tools/${"merge"}-pdf` },
   { name: "home in Hindi /hi", path: "/hi" },
@@ -23,25 +18,7 @@ const PAGES = [
   { name: "home / without scripts", path: "/", noScripts: true },
 ];
 
-if (!existsSync(join(ROOT, "dist/client/index.html")))
-  execFileSync(
-    process.execPath,
-    [join(ROOT, "node_modules/vite/bin/vite.js"), "build", "--logLevel", "error"],
-    {
-      cwd: ROOT,
-      stdio: "inherit",
-    },
-  );
-const plainFile = join(ROOT, "dist/client", PLAIN_PAGE_FILE);
-writeFileSync(plainFile, PLAIN_PAGE);
-
-const persistTo = mkdtempSync(join(tmpdir(), "site-paint-"));
-const stack = await startStack({
-  port: await freePort(),
-  converterPort: await freePort(),
-  persistTo,
-  quiet: true,
-});
+const stack = await startBuiltSite();
 const browser = await launchChromium();
 
 async function firstContentfulPaint(path: string, noScripts = false): Promise<number> {
@@ -91,6 +68,4 @@ try {
 } finally {
   await browser.close();
   await stack.stop();
-  unlinkSync(plainFile);
-  rmSync(persistTo, { recursive: true, force: true });
 }
