@@ -141,6 +141,55 @@ describe("PDF to Word", () => {
     expect(parts.document).toMatch(/<w:pgNumType w:start="6"/);
   });
 
+  it("puts a word crossing a table rule whole into one cell, and keeps text beside the table whole", async () => {
+    // A grid of 3 columns (x 150, 260, 370, 480) and 2 rows (y 700, 720, 740).
+    const rules = [
+      ...[150, 260, 370, 480].map((x) => `${x} 700 m ${x} 740 l`),
+      ...[700, 720, 740].map((y) => `150 ${y} m 480 ${y} l`),
+    ];
+    const content = [
+      `0.5 w ${rules.join(" ")} S\n`,
+      textAt(158, 725, "North"),
+      // 240–289.5: 20 points left of the rule at 260, 29.5 right of it.
+      textAt(240, 725, "Straddling"),
+      textAt(380, 725, "120"),
+      // 335–386: most of it left of the rule at 370.
+      textAt(335, 705, "Crossover"),
+      textAt(420, 705, "95"),
+      // 40–185: begins beside the table and runs 35 points into its first cell.
+      textAt(40, 705, "Total of the lines above it"),
+    ].join("");
+    const { parts, paragraphs } = await convert(await drawnPdf([{ content }]));
+    expect(tablesOf(parts.document)).toEqual([
+      [
+        ["North", "Straddling", "120"],
+        ["", "Crossover", "95"],
+      ],
+    ]);
+    const outside = paragraphs.map((p) => p.text).filter((text) => text.includes("Total"));
+    expect(outside).toEqual(["Total of the lines above it"]);
+  });
+
+  it("combines an accent drawn as a glyph of its own with the letter under it", async () => {
+    // TeX draws "Bröker" as "Br" (Times-Roman at 14 points: 14 wide), then "¨" (WinAnsi 0xA8,
+    // 4.66 wide) centred over where the "o" (7 wide) comes, then "oker and a caf" (78.9 wide).
+    const content = [
+      "BT /F3 14 Tf 72 760 Td (Br) Tj ET\n",
+      "BT /F3 14 Tf 87.17 760 Td (\\250) Tj ET\n",
+      "BT /F3 14 Tf 86 760 Td (oker and a caf) Tj ET\n",
+      // An acute accent (0xB4) after its letter in the stream, centred over the final "e".
+      "BT /F3 14 Tf 164.9 760 Td (e) Tj ET\n",
+      "BT /F3 14 Tf 165.68 760 Td (\\264) Tj ET\n",
+      // Code keeps its circumflex and tilde beside letters: not over them.
+      "BT /F5 12 Tf 72 730 Td (x^2 + ~/dir) Tj ET\n",
+    ].join("");
+    const { bytes, paragraphs } = await convert(await drawnPdf([{ content }]));
+    const texts = paragraphs.map((p) => p.text);
+    expect(texts).toEqual(["Bröker and a café", "x^2 + ~/dir"]);
+    const raw = await mammoth.extractRawText({ buffer: Buffer.from(bytes) });
+    expect(raw.value).toContain("Bröker and a café");
+  });
+
   it("embeds an image in place at its size", async () => {
     const content = `${textAt(72, 780, "Figure above the text")}q 200 0 0 100 72 600 cm /Im1 Do Q ${textAt(72, 560, "Text below the figure")}`;
     const { parts, paragraphs, facts } = await convert(
