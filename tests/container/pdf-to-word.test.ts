@@ -1,7 +1,7 @@
 import mammoth from "mammoth";
 import { describe, expect, it } from "vitest";
 import { pdfToWord } from "../../engines/pdf/pdf-to-word.ts";
-import { docxParts, paragraphsOf, tablesOf, textOf } from "../support/docx.ts";
+import { docxParts, listLabels, paragraphsOf, tablesOf, textOf } from "../support/docx.ts";
 import { engineFailure } from "./engine-failure.ts";
 import { encryptedPdf, heavyPdf, irreparablePdf, pdfInput, repairablePdf } from "./fixtures.ts";
 import { drawnPdf, type GlyphText, htmlPdf, textAt } from "./rich-pdf.ts";
@@ -188,6 +188,20 @@ describe("PDF to Word", () => {
     expect(texts).toEqual(["Bröker and a café", "x^2 + ~/dir"]);
     const raw = await mammoth.extractRawText({ buffer: Buffer.from(bytes) });
     expect(raw.value).toContain("Bröker and a café");
+  });
+
+  it("numbers list items as the PDF did, with the marker's own punctuation and first number", async () => {
+    const items = [
+      "(a) First choice",
+      "(b) Second choice",
+      "3) Third step",
+      "4) Fourth step",
+      "C) Last letter",
+    ];
+    const content = items.map((item, i) => textAt(72, 760 - 30 * i, item)).join("");
+    const { paragraphs, parts } = await convert(await drawnPdf([{ content }]));
+    const labels = listLabels(paragraphs, parts.numbering);
+    expect(paragraphs.map((p, i) => `${labels[i]} ${p.text}`)).toEqual(items);
   });
 
   it("embeds an image in place at its size", async () => {

@@ -51,9 +51,10 @@ function listMark(line: Line): { kind: ListKind; number: number; length: number 
   if (numbered === null || line.text.length <= numbered[0].length) return null;
   const label = numbered[1] ?? "";
   if (/^\d+$/.test(label)) return { kind: "decimal", number: Number(label), length: numbered[0].length };
-  if (/^[ivxlc]+$/.test(label))
+  // A single letter is a letter ("C)" follows "B)"), longer runs of i v x l c are roman numerals.
+  if (/^[ivxlc]{2,}$/.test(label))
     return { kind: "lower-roman", number: roman(label), length: numbered[0].length };
-  if (/^[IVXLC]+$/.test(label))
+  if (/^[IVXLC]{2,}$/.test(label))
     return { kind: "upper-roman", number: roman(label), length: numbered[0].length };
   // A single letter with a full stop is often an initial ("J. Smith"): only "a)" style counts.
   if (numbered[2] !== ")") return null;

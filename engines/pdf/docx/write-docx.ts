@@ -25,7 +25,17 @@ import {
   TextRun,
   WidthType,
 } from "docx";
-import type { Block, DocumentModel, ListKind, PageModel, Paragraph, Picture, Run, Table } from "./model.ts";
+import type {
+  Block,
+  DocumentModel,
+  ListKind,
+  ListMark,
+  PageModel,
+  Paragraph,
+  Picture,
+  Run,
+  Table,
+} from "./model.ts";
 
 const TWIPS = 20;
 const PIXELS = 96 / 72;
@@ -140,7 +150,7 @@ function paragraphOf(paragraph: Paragraph, lists: ListNumbering, pageBreak = fal
   return new DocxParagraph({
     children: paragraph.runs.map(textRunOf),
     ...(heading ? { heading } : {}),
-    ...(list ? { numbering: lists.numberingOf(list.kind, list.number, list.level) } : {}),
+    ...(list ? { numbering: lists.numberingOf(list) } : {}),
     ...(!list && paragraph.indent > 4 ? { indent: { left: Math.round(paragraph.indent * TWIPS) } } : {}),
     alignment: ALIGNMENTS[paragraph.alignment],
     spacing: { after: 120 },
@@ -219,29 +229,35 @@ function tableOf(table: Table, lists: ListNumbering): DocxTable {
 }
 
 /**
- * Word lists: one numbering definition per kind of list and first number, and a new instance for
- * each list (a list starts again after anything that is not one of its items).
+ * Word lists: one numbering definition per list (a list starts again after anything that is not
+ * one of its items, or at an item that does not follow on), each level numbered as its first item
+ * in the PDF was: its kind, its first number, and the marker's own punctuation ("3.", "b)", "(iv)").
  */
 class ListNumbering {
-  private readonly references = new Map<string, { kind: ListKind; start: number }>();
-  private instance = 0;
-  private current: { key: string; kind: ListKind; last: number; instance: number } | null = null;
+  private readonly lists: WordList[] = [];
+  private current: { list: WordList; last: number } | null = null;
 
-  numberingOf(kind: ListKind, number: number, level: number) {
+  numberingOf(list: ListMark) {
+    const style = levelStyle(list);
     const current = this.current;
+    const top = current?.list.levels.get(0);
     const continues =
       current !== null &&
-      (level > 0 || (current.kind === kind && (kind === "bullet" || number === current.last + 1)));
-    if (current !== null && continues) {
-      if (level === 0) current.last = number;
-      return { reference: current.key, level, instance: current.instance };
+      (list.level > 0 ||
+        (top !== undefined &&
+          top.kind === style.kind &&
+          top.text === style.text &&
+          (list.kind === "bullet" || list.number === current.last + 1)));
+    if (current === null || !continues) {
+      const created = { reference: `list-${this.lists.length + 1}`, levels: new Map<number, LevelStyle>() };
+      this.lists.push(created);
+      this.current = { list: created, last: list.number };
+    } else if (list.level === 0) {
+      current.last = list.number;
     }
-    const start = kind === "bullet" ? 1 : number;
-    const key = `${kind}-${start}`;
-    if (!this.references.has(key)) this.references.set(key, { kind, start });
-    this.instance++;
-    this.current = { key, kind, last: number, instance: this.instance };
-    return { reference: key, level, instance: this.instance };
+    const open = (this.current as { list: WordList }).list;
+    if (!open.levels.has(list.level)) open.levels.set(list.level, style);
+    return { reference: open.reference, level: list.level };
   }
 
   /** Anything that is not a list item ends the list. */
@@ -250,16 +266,40 @@ class ListNumbering {
   }
 
   definitions() {
-    return [...this.references].map(([reference, { kind, start }]) => ({
+    return this.lists.map(({ reference, levels }) => ({
       reference,
-      levels: Array.from({ length: 9 }, (_, level) => ({
-        level,
-        format: level === 0 ? FORMATS[kind] : kind === "bullet" ? LevelFormat.BULLET : LevelFormat.DECIMAL,
-        text: kind === "bullet" ? (BULLETS[level % BULLETS.length] ?? "•") : `%${level + 1}.`,
-        start: level === 0 ? start : 1,
-        alignment: AlignmentType.LEFT,
-        style: { paragraph: { indent: { left: 360 * (level + 1), hanging: 360 } } },
-      })),
+      levels: Array.from({ length: 9 }, (_, level) => {
+        const style = levels.get(level) ?? { kind: "decimal" as const, start: 1, text: `%1.` };
+        return {
+          level,
+          format: FORMATS[style.kind],
+          text:
+            style.kind === "bullet"
+              ? (BULLETS[level % BULLETS.length] ?? "•")
+              : style.text.replace("%1", `%${level + 1}`),
+          start: style.start,
+          alignment: AlignmentType.LEFT,
+          style: { paragraph: { indent: { left: 360 * (level + 1), hanging: 360 } } },
+        };
+      }),
     }));
   }
+}
+
+interface WordList {
+  readonly reference: string;
+  readonly levels: Map<number, LevelStyle>;
+}
+
+interface LevelStyle {
+  readonly kind: ListKind;
+  readonly start: number;
+  /** The marker with its number as "%1" ("%1.", "(%1)"). */
+  readonly text: string;
+}
+
+function levelStyle(list: ListMark): LevelStyle {
+  if (list.kind === "bullet") return { kind: "bullet", start: 1, text: "" };
+  const text = list.marker.replace(/[0-9]+|[A-Za-z]+/, "%1");
+  return { kind: list.kind, start: list.number, text: text.includes("%1") ? text : "%1." };
 }
