@@ -82,6 +82,33 @@ describe("PDF to Word", () => {
     expect(paragraphs[0]?.style).toBe("Heading1");
   });
 
+  it("reads a contents page's numbers with their titles, and a borderless table row by row", async () => {
+    // Titles at the left, page numbers far right on the same lines, no dot leaders between them.
+    const toc = ["Introduction", "Getting started", "Plotting data", "Reference"];
+    const contents = toc.flatMap((title, i) => [
+      textAt(72, 780 - 16 * i, title),
+      textAt(500, 780 - 16 * i, String(3 + 7 * i)),
+    ]);
+    // A label column beside a column of two-line descriptions, rows 30 points apart.
+    const rows = [
+      ["Arial", "A sans-serif face that is", "common on screens."],
+      ["Times", "A serif face made for", "newspapers long ago."],
+      ["Courier", "A monospaced face for", "code and typewriters."],
+    ];
+    const table = rows.flatMap(([label, first, second], i) => [
+      textAt(72, 600 - 44 * i, label ?? ""),
+      textAt(300, 600 - 44 * i, first ?? ""),
+      textAt(300, 586 - 44 * i, second ?? ""),
+    ]);
+    const { paragraphs } = await convert(await drawnPdf([{ content: [...contents, ...table].join("") }]));
+    const words = paragraphs.map((p) => p.text).join(" ");
+    expect(words).toBe(
+      "Introduction 3 Getting started 10 Plotting data 17 Reference 24 " +
+        "Arial A sans-serif face that is common on screens. Times A serif face made for newspapers long ago. " +
+        "Courier A monospaced face for code and typewriters.",
+    );
+  });
+
   it("joins a word hyphenated at a line end, and keeps short lines apart", async () => {
     const content = [
       textAt(72, 760, "The measurement that the team made in the laboratory was experi-"),

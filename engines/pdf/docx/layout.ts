@@ -22,7 +22,7 @@ export function layoutPage(page: PageText, lines: readonly Line[], pictures: rea
     return inCells.some((cell) => cell.length > 0) ? [tableOf(grid, inCells, page)] : [];
   });
   const pieces: Piece[] = [
-    ...free.map((line) => ({ kind: "line" as const, line, box: line.box })),
+    ...free.map((line) => ({ kind: "line" as const, line, box: line.box, text: line.text })),
     ...tables.map((block) => ({ kind: "block" as const, block, box: block.box })),
     ...pictures.map((block) => ({ kind: "block" as const, block, box: block.box })),
   ];
