@@ -113,11 +113,16 @@ describe("PDF to Word", () => {
     const content = [
       textAt(72, 760, "The measurement that the team made in the laboratory was experi-"),
       textAt(72, 746, "mental, and the result was clear to all who read it."),
-      textAt(72, 712, "Name: Ada"),
-      textAt(72, 698, "City: London"),
+      textAt(72, 730, "The two teams from both countries met that spring in the Franco-"),
+      textAt(72, 716, "German summit, and they wrote it all down for the record."),
+      textAt(72, 682, "Name: Ada"),
+      textAt(72, 668, "City: London"),
     ].join("");
     const { paragraphs } = await convert(await drawnPdf([{ content }]));
     const texts = paragraphs.map((p) => p.text);
+    expect(texts).toContain(
+      "The two teams from both countries met that spring in the Franco-German summit, and they wrote it all down for the record.",
+    );
     expect(texts[0]).toBe(
       "The measurement that the team made in the laboratory was experimental, and the result was clear to all who read it.",
     );
