@@ -26,7 +26,15 @@ import * as mupdf from "mupdf";
 import { AppError } from "../contract/index.ts";
 import { pdfToWord } from "../engines/pdf/pdf-to-word.ts";
 import { htmlPdf } from "../tests/container/rich-pdf.ts";
-import { type DocxParagraph, docxParts, listLabels, paragraphsOf } from "../tests/support/docx.ts";
+import {
+  type DocxParagraph,
+  docxParts,
+  formatNumber,
+  lastSectionNumbering,
+  listLabels,
+  type PageNumbering,
+  paragraphsOf,
+} from "../tests/support/docx.ts";
 
 mupdf.setLog({ warning: () => {}, error: () => {} });
 
@@ -276,33 +284,52 @@ function references(path: string): References {
 /**
  * Texts of the DOCX as a reader sees its pages: on each page the header's paragraphs, the body's
  * paragraphs of that page (pages split at page breaks), then the footer's. Word shows a header and
- * footer on every page of the section, with PAGE fields as that page's number (from the section's
- * start number), so they are counted once per PDF page, as pdftotext has them once per page; a
+ * footer on every page of the section, with PAGE fields as that page's number (from its section's
+ * start number and in its format, e.g. roman), so they are counted once per PDF page, as pdftotext has them once per page; a
  * header put on pages that had none counts against precision. A list item's label ("3.", "b)")
  * is counted before its text, as Word numbers it.
  */
 function docxTexts(bytes: Uint8Array, pages: number): { paragraphs: string[]; headings: string[] } {
   const parts = docxParts(bytes);
   const body = paragraphsOf(parts.document);
-  const start = Number(/<w:pgNumType[^>]*w:start="(\d+)"/.exec(parts.document)?.[1] ?? 1);
   // Every section repeats its header part: distinct parts only.
   const edge = (xmls: readonly string[]) => [...new Set(xmls)].flatMap((xml) => paragraphsOf(xml));
   const header = edge(parts.headers);
   const footer = edge(parts.footers);
+  const labels = listLabels(body, parts.numbering);
+  // Pages split at page breaks, each with the section it is in.
+  const byPage: { texts: string[]; section: number }[] = [{ texts: [], section: 0 }];
+  const sections: PageNumbering[] = [];
+  // A section starts on a new page (Word's default section break).
+  let sectionStart = false;
+  body.forEach((paragraph, i) => {
+    const page = byPage.at(-1) as { texts: string[]; section: number };
+    const current = { texts: [] as string[], section: sections.length };
+    if ((paragraph.pageBreakBefore || sectionStart) && page.texts.length > 0) byPage.push(current);
+    else if (page.texts.length === 0) page.section = sections.length;
+    sectionStart = paragraph.sectionEnd !== null;
+    const label = labels[i] ?? "";
+    byPage.at(-1)?.texts.push(label === "" ? paragraph.text : `${label} ${paragraph.text}`);
+    if (paragraph.sectionEnd !== null) sections.push(paragraph.sectionEnd);
+  });
+  sections.push(lastSectionNumbering(parts.document));
+  // The number each page shows: its section's start, or counting on from the page before.
+  const numbers: string[] = [];
+  let value = 0;
+  for (let page = 0; page < Math.max(pages, byPage.length); page++) {
+    const section = byPage[page]?.section ?? sections.length - 1;
+    const numbering = sections[section] ?? { start: null, format: "decimal" };
+    const first = page === 0 || (byPage[page - 1]?.section ?? section) !== section;
+    value = first && numbering.start !== null ? numbering.start : page === 0 ? 1 : value + 1;
+    numbers.push(formatNumber(value, numbering.format));
+  }
   const shown = (list: readonly DocxParagraph[], page: number) =>
     list.map((p) =>
-      p.runs.map((run) => (run.pageField && run.text === "" ? String(start + page) : run.text)).join(""),
+      p.runs.map((run) => (run.pageField && run.text === "" ? numbers[page] : run.text)).join(""),
     );
-  const labels = listLabels(body, parts.numbering);
-  const byPage: string[][] = [[]];
-  body.forEach((paragraph, i) => {
-    if (paragraph.pageBreakBefore && (byPage.at(-1)?.length ?? 0) > 0) byPage.push([]);
-    const label = labels[i] ?? "";
-    byPage.at(-1)?.push(label === "" ? paragraph.text : `${label} ${paragraph.text}`);
-  });
   const paragraphs: string[] = [];
   for (let page = 0; page < Math.max(pages, byPage.length); page++) {
-    paragraphs.push(...shown(header, page), ...(byPage[page] ?? []), ...shown(footer, page));
+    paragraphs.push(...shown(header, page), ...(byPage[page]?.texts ?? []), ...shown(footer, page));
   }
   return {
     paragraphs,

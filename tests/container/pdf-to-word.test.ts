@@ -1,7 +1,7 @@
 import mammoth from "mammoth";
 import { describe, expect, it } from "vitest";
 import { pdfToWord } from "../../engines/pdf/pdf-to-word.ts";
-import { docxParts, listLabels, paragraphsOf, tablesOf, textOf } from "../support/docx.ts";
+import { docxParts, listLabels, pageNumbering, paragraphsOf, tablesOf, textOf } from "../support/docx.ts";
 import { engineFailure } from "./engine-failure.ts";
 import { encryptedPdf, heavyPdf, irreparablePdf, pdfInput, repairablePdf } from "./fixtures.ts";
 import { drawnPdf, type GlyphText, htmlPdf, textAt } from "./rich-pdf.ts";
@@ -234,6 +234,28 @@ describe("PDF to Word", () => {
     const { paragraphs, parts } = await convert(await drawnPdf([{ content }]));
     const labels = listLabels(paragraphs, parts.numbering);
     expect(paragraphs.map((p, i) => `${labels[i]} ${p.text}`)).toEqual(items);
+  });
+
+  it("numbers pages as the PDF prints them: roman front matter, then arabic from 1", async () => {
+    const printed = ["", "i", "ii", "1", "2", "3"];
+    const pages = printed.map((number, n) => ({
+      content: [
+        textAt(72, 700, `Body text of page ${n + 1}.`),
+        number === "" ? "" : textAt(290, 40, number, 1, 9),
+      ].join(""),
+    }));
+    const { parts } = await convert(await drawnPdf(pages));
+    const numberings = [...parts.document.matchAll(/<w:sectPr[\s\S]*?<\/w:sectPr>/g)].map((m) =>
+      pageNumbering(m[0]),
+    );
+    // The title page and the roman pages are one section numbered so that its second page is "i".
+    expect(numberings).toEqual([
+      { start: 0, format: "lowerRoman" },
+      { start: 1, format: "decimal" },
+    ]);
+    const footer = paragraphsOf(parts.footers.join(""));
+    expect(footer.flatMap((p) => p.runs).some((run) => run.pageField)).toBe(true);
+    expect(textOf(parts.document)).not.toMatch(/^(i|ii|\d)$/m);
   });
 
   it("embeds an image in place at its size", async () => {

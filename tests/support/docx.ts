@@ -19,11 +19,36 @@ export interface DocxRun {
 export interface DocxParagraph {
   readonly style: string | null;
   readonly numbered: boolean;
+  /** The page numbering of the section this paragraph ends (its `w:sectPr`), or null. */
+  readonly sectionEnd: PageNumbering | null;
   /** The list the paragraph is an item of (`w:numId`) and its level, when numbered. */
   readonly list: { readonly id: string; readonly level: number } | null;
   readonly pageBreakBefore: boolean;
   readonly runs: readonly DocxRun[];
   readonly text: string;
+}
+
+/** A section's page numbers: where they start again (null: they go on) and their format. */
+export interface PageNumbering {
+  readonly start: number | null;
+  /** `w:fmt` ("decimal", "lowerRoman", …). */
+  readonly format: string;
+}
+
+/** The page numbering of a `w:sectPr`. */
+export function pageNumbering(sectPr: string): PageNumbering {
+  const type = /<w:pgNumType([^>]*)\/>/.exec(sectPr)?.[1] ?? "";
+  const start = /w:start="(\d+)"/.exec(type)?.[1];
+  return {
+    start: start === undefined ? null : Number(start),
+    format: /w:fmt="(\w+)"/.exec(type)?.[1] ?? "decimal",
+  };
+}
+
+/** The numbering of the document's last section (the body's own `w:sectPr`). */
+export function lastSectionNumbering(document: string): PageNumbering {
+  const body = document.slice(document.lastIndexOf("</w:p>"));
+  return pageNumbering(/<w:sectPr[\s\S]*?<\/w:sectPr>/.exec(body)?.[0] ?? "");
 }
 
 export interface DocxParts {
@@ -90,8 +115,10 @@ export function paragraphsOf(xml: string): DocxParagraph[] {
     const properties = /<w:pPr>([\s\S]*?)<\/w:pPr>/.exec(body)?.[1] ?? "";
     const runs = [...body.matchAll(RUN)].map((run) => runOf(run[1] ?? ""));
     const id = /<w:numId w:val="(\d+)"/.exec(properties)?.[1];
+    const sectPr = /<w:sectPr[\s\S]*?<\/w:sectPr>/.exec(properties)?.[0];
     return {
       style: /<w:pStyle w:val="([^"]+)"/.exec(properties)?.[1] ?? null,
+      sectionEnd: sectPr === undefined ? null : pageNumbering(sectPr),
       numbered: /<w:numPr>/.test(properties),
       list:
         id === undefined || id === "0"
@@ -175,7 +202,8 @@ export function listLabels(paragraphs: readonly DocxParagraph[], numbering: stri
   });
 }
 
-function formatNumber(value: number, format: string): string {
+/** A number as Word writes it in a numbering format ("decimal", "lowerRoman", "upperLetter", …). */
+export function formatNumber(value: number, format: string): string {
   if (format === "lowerLetter" || format === "upperLetter") {
     const letter = String.fromCharCode(97 + ((value - 1) % 26)).repeat(Math.floor((value - 1) / 26) + 1);
     return format === "upperLetter" ? letter.toUpperCase() : letter;

@@ -17,6 +17,7 @@ import {
   ImageRun,
   type ISectionOptions,
   LevelFormat,
+  NumberFormat,
   Packer,
   PageNumber,
   ShadingType,
@@ -30,6 +31,7 @@ import type {
   DocumentModel,
   ListKind,
   ListMark,
+  NumberStyle,
   PageModel,
   Paragraph,
   Picture,
@@ -61,12 +63,16 @@ const FORMATS: Record<ListKind, (typeof LevelFormat)[keyof typeof LevelFormat]> 
   "upper-roman": LevelFormat.UPPER_ROMAN,
 };
 const BULLETS = ["•", "◦", "▪"];
+const NUMBER_FORMATS: Record<NumberStyle, (typeof NumberFormat)[keyof typeof NumberFormat]> = {
+  decimal: NumberFormat.DECIMAL,
+  "lower-roman": NumberFormat.LOWER_ROMAN,
+  "upper-roman": NumberFormat.UPPER_ROMAN,
+};
 
 export async function writeDocx(model: DocumentModel): Promise<Uint8Array> {
   const lists = new ListNumbering();
   const sections: ISectionOptions[] = [];
-  const start = model.firstPageNumber ?? 1;
-  for (const group of sameSizeRuns(model.pages)) {
+  for (const { pages: group, numbering } of sectionRuns(model)) {
     const children: (DocxParagraph | DocxTable)[] = [];
     group.forEach((page, i) => {
       // Each page after the first starts on a new page: its first paragraph breaks before it.
@@ -82,8 +88,10 @@ export async function writeDocx(model: DocumentModel): Promise<Uint8Array> {
       properties: {
         page: {
           ...pageProperties(group),
-          // The first section starts at the first page's printed number; later ones go on counting.
-          ...(sections.length === 0 && start !== 1 ? { pageNumbers: { start } } : {}),
+          pageNumbers: {
+            ...(numbering.start === undefined ? {} : { start: numbering.start }),
+            formatType: NUMBER_FORMATS[numbering.style],
+          },
         },
       },
       ...(model.header.length > 0
@@ -104,15 +112,51 @@ export async function writeDocx(model: DocumentModel): Promise<Uint8Array> {
   return new Uint8Array(await Packer.toBuffer(document));
 }
 
-function sameSizeRuns(pages: readonly PageModel[]): PageModel[][] {
-  const runs: PageModel[][] = [];
-  for (const page of pages) {
+interface SectionRun {
+  readonly pages: PageModel[];
+  /** Where Word's page numbers start again (undefined: they go on) and their style. */
+  numbering: { readonly start?: number; readonly style: NumberStyle };
+}
+
+/**
+ * Sections of pages of one size, each numbered as the PDF prints them: a new section starts where
+ * the page size changes, or where a printed page number is not the one counting on from the last
+ * would give (numbering started again, or changed from roman to arabic). The first section is
+ * numbered so that its first printed number falls on its page.
+ */
+function sectionRuns(model: DocumentModel): SectionRun[] {
+  const printed = model.printed ?? [];
+  const runs: SectionRun[] = [];
+  // The number the page would show if the numbering went on (null before the first printed one).
+  let expected: { value: number; style: NumberStyle } | null = null;
+  model.pages.forEach((page, i) => {
     const last = runs.at(-1);
-    const first = last?.[0];
-    if (first && Math.abs(first.width - page.width) < 1 && Math.abs(first.height - page.height) < 1)
-      last?.push(page);
-    else runs.push([page]);
-  }
+    const number = printed[i];
+    const sameSize =
+      last !== undefined &&
+      Math.abs((last.pages[0]?.width ?? 0) - page.width) < 1 &&
+      Math.abs((last.pages[0]?.height ?? 0) - page.height) < 1;
+    const firstStart = number === undefined || last === undefined ? -1 : number.value - last.pages.length;
+    if (last === undefined || !sameSize) {
+      const style = number?.style ?? expected?.style ?? "decimal";
+      runs.push({
+        pages: [page],
+        numbering: number === undefined ? { style } : { start: number.value, style },
+      });
+    } else if (number !== undefined && expected === null && runs.length === 1 && firstStart >= 0) {
+      last.pages.push(page);
+      last.numbering = { start: firstStart, style: number.style };
+    } else if (
+      number !== undefined &&
+      (expected === null || number.value !== expected.value || number.style !== expected.style)
+    ) {
+      runs.push({ pages: [page], numbering: { start: number.value, style: number.style } });
+    } else {
+      last.pages.push(page);
+    }
+    const shown = number ?? expected;
+    expected = shown === null ? null : { value: shown.value + 1, style: shown.style };
+  });
   return runs;
 }
 
