@@ -3,7 +3,8 @@
  * the same size (page size and margins from the PDF), a page break before each page's first block,
  * headings in Word's Heading styles (so the navigation pane lists them), runs with font, size,
  * weight, slant, underline and colour, lists as Word numbering, ruled tables as Word tables with
- * their column widths and merged cells, and pictures at their size.
+ * their column widths and merged cells, and pictures at their size. A new section also starts where
+ * the printed page numbers start again or change style (roman, then arabic).
  */
 import {
   AlignmentType,
@@ -16,7 +17,6 @@ import {
   HeadingLevel,
   ImageRun,
   type ISectionOptions,
-  LevelFormat,
   NumberFormat,
   Packer,
   PageNumber,
@@ -29,8 +29,6 @@ import {
 import type {
   Block,
   DocumentModel,
-  ListKind,
-  ListMark,
   NumberStyle,
   PageModel,
   Paragraph,
@@ -38,6 +36,7 @@ import type {
   Run,
   Table,
 } from "./model.ts";
+import { ListNumbering } from "./word-lists.ts";
 
 const TWIPS = 20;
 const PIXELS = 96 / 72;
@@ -54,15 +53,6 @@ const HEADINGS = [
   HeadingLevel.HEADING_6,
 ] as const;
 
-const FORMATS: Record<ListKind, (typeof LevelFormat)[keyof typeof LevelFormat]> = {
-  bullet: LevelFormat.BULLET,
-  decimal: LevelFormat.DECIMAL,
-  "lower-letter": LevelFormat.LOWER_LETTER,
-  "upper-letter": LevelFormat.UPPER_LETTER,
-  "lower-roman": LevelFormat.LOWER_ROMAN,
-  "upper-roman": LevelFormat.UPPER_ROMAN,
-};
-const BULLETS = ["•", "◦", "▪"];
 const NUMBER_FORMATS: Record<NumberStyle, (typeof NumberFormat)[keyof typeof NumberFormat]> = {
   decimal: NumberFormat.DECIMAL,
   "lower-roman": NumberFormat.LOWER_ROMAN,
@@ -270,80 +260,4 @@ function tableOf(table: Table, lists: ListNumbering): DocxTable {
     width: { size: widths.reduce((a, b) => a + b, 0), type: WidthType.DXA },
     layout: TableLayoutType.FIXED,
   });
-}
-
-/**
- * Word lists: one numbering definition per list (a list starts again after anything that is not
- * one of its items, or at an item that does not follow on), each level numbered as its first item
- * in the PDF was: its kind, its first number, and the marker's own punctuation ("3.", "b)", "(iv)").
- */
-class ListNumbering {
-  private readonly lists: WordList[] = [];
-  private current: { list: WordList; last: number } | null = null;
-
-  numberingOf(list: ListMark) {
-    const style = levelStyle(list);
-    const current = this.current;
-    const top = current?.list.levels.get(0);
-    const continues =
-      current !== null &&
-      (list.level > 0 ||
-        (top !== undefined &&
-          top.kind === style.kind &&
-          top.text === style.text &&
-          (list.kind === "bullet" || list.number === current.last + 1)));
-    if (current === null || !continues) {
-      const created = { reference: `list-${this.lists.length + 1}`, levels: new Map<number, LevelStyle>() };
-      this.lists.push(created);
-      this.current = { list: created, last: list.number };
-    } else if (list.level === 0) {
-      current.last = list.number;
-    }
-    const open = (this.current as { list: WordList }).list;
-    if (!open.levels.has(list.level)) open.levels.set(list.level, style);
-    return { reference: open.reference, level: list.level };
-  }
-
-  /** Anything that is not a list item ends the list. */
-  end(): void {
-    this.current = null;
-  }
-
-  definitions() {
-    return this.lists.map(({ reference, levels }) => ({
-      reference,
-      levels: Array.from({ length: 9 }, (_, level) => {
-        const style = levels.get(level) ?? { kind: "decimal" as const, start: 1, text: `%1.` };
-        return {
-          level,
-          format: FORMATS[style.kind],
-          text:
-            style.kind === "bullet"
-              ? (BULLETS[level % BULLETS.length] ?? "•")
-              : style.text.replace("%1", `%${level + 1}`),
-          start: style.start,
-          alignment: AlignmentType.LEFT,
-          style: { paragraph: { indent: { left: 360 * (level + 1), hanging: 360 } } },
-        };
-      }),
-    }));
-  }
-}
-
-interface WordList {
-  readonly reference: string;
-  readonly levels: Map<number, LevelStyle>;
-}
-
-interface LevelStyle {
-  readonly kind: ListKind;
-  readonly start: number;
-  /** The marker with its number as "%1" ("%1.", "(%1)"). */
-  readonly text: string;
-}
-
-function levelStyle(list: ListMark): LevelStyle {
-  if (list.kind === "bullet") return { kind: "bullet", start: 1, text: "" };
-  const text = list.marker.replace(/[0-9]+|[A-Za-z]+/, "%1");
-  return { kind: list.kind, start: list.number, text: text.includes("%1") ? text : "%1." };
 }
