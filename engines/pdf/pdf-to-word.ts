@@ -67,7 +67,7 @@ export const pdfToWord: EngineHandler<PdfToWordOptions> = async (inputs, options
       pages,
       header: heads.header,
       footer: heads.footer,
-      firstPageNumber: heads.firstPageNumber,
+      printed: heads.printed,
     });
     progress(100);
     return { bytes, facts: factsOf(pages, headings, heads, wasRepaired(doc)) };

@@ -1,7 +1,7 @@
 import mammoth from "mammoth";
 import { describe, expect, it } from "vitest";
 import { pdfToWord } from "../../engines/pdf/pdf-to-word.ts";
-import { docxParts, paragraphsOf, tablesOf, textOf } from "../support/docx.ts";
+import { docxParts, listLabels, pageNumbering, paragraphsOf, tablesOf, textOf } from "../support/docx.ts";
 import { engineFailure } from "./engine-failure.ts";
 import { encryptedPdf, heavyPdf, irreparablePdf, pdfInput, repairablePdf } from "./fixtures.ts";
 import { drawnPdf, type GlyphText, htmlPdf, textAt } from "./rich-pdf.ts";
@@ -82,15 +82,47 @@ describe("PDF to Word", () => {
     expect(paragraphs[0]?.style).toBe("Heading1");
   });
 
+  it("reads a contents page's numbers with their titles, and a borderless table row by row", async () => {
+    // Titles at the left, page numbers far right on the same lines, no dot leaders between them.
+    const toc = ["Introduction", "Getting started", "Plotting data", "Reference"];
+    const contents = toc.flatMap((title, i) => [
+      textAt(72, 780 - 16 * i, title),
+      textAt(500, 780 - 16 * i, String(3 + 7 * i)),
+    ]);
+    // A label column beside a column of two-line descriptions, rows 30 points apart.
+    const rows = [
+      ["Arial", "A sans-serif face that is", "common on screens."],
+      ["Times", "A serif face made for", "newspapers long ago."],
+      ["Courier", "A monospaced face for", "code and typewriters."],
+    ];
+    const table = rows.flatMap(([label, first, second], i) => [
+      textAt(72, 600 - 44 * i, label ?? ""),
+      textAt(300, 600 - 44 * i, first ?? ""),
+      textAt(300, 586 - 44 * i, second ?? ""),
+    ]);
+    const { paragraphs } = await convert(await drawnPdf([{ content: [...contents, ...table].join("") }]));
+    const words = paragraphs.map((p) => p.text).join(" ");
+    expect(words).toBe(
+      "Introduction 3 Getting started 10 Plotting data 17 Reference 24 " +
+        "Arial A sans-serif face that is common on screens. Times A serif face made for newspapers long ago. " +
+        "Courier A monospaced face for code and typewriters.",
+    );
+  });
+
   it("joins a word hyphenated at a line end, and keeps short lines apart", async () => {
     const content = [
       textAt(72, 760, "The measurement that the team made in the laboratory was experi-"),
       textAt(72, 746, "mental, and the result was clear to all who read it."),
-      textAt(72, 712, "Name: Ada"),
-      textAt(72, 698, "City: London"),
+      textAt(72, 730, "The two teams from both countries met that spring in the Franco-"),
+      textAt(72, 716, "German summit, and they wrote it all down for the record."),
+      textAt(72, 682, "Name: Ada"),
+      textAt(72, 668, "City: London"),
     ].join("");
     const { paragraphs } = await convert(await drawnPdf([{ content }]));
     const texts = paragraphs.map((p) => p.text);
+    expect(texts).toContain(
+      "The two teams from both countries met that spring in the Franco-German summit, and they wrote it all down for the record.",
+    );
     expect(texts[0]).toBe(
       "The measurement that the team made in the laboratory was experimental, and the result was clear to all who read it.",
     );
@@ -139,6 +171,91 @@ describe("PDF to Word", () => {
     expect(footer.map((p) => p.text).join("")).toBe("Page ");
     expect(footer.flatMap((p) => p.runs).some((run) => run.pageField)).toBe(true);
     expect(parts.document).toMatch(/<w:pgNumType w:start="6"/);
+  });
+
+  it("puts a word crossing a table rule whole into one cell, and keeps text beside the table whole", async () => {
+    // A grid of 3 columns (x 150, 260, 370, 480) and 2 rows (y 700, 720, 740).
+    const rules = [
+      ...[150, 260, 370, 480].map((x) => `${x} 700 m ${x} 740 l`),
+      ...[700, 720, 740].map((y) => `150 ${y} m 480 ${y} l`),
+    ];
+    const content = [
+      `0.5 w ${rules.join(" ")} S\n`,
+      textAt(158, 725, "North"),
+      // 240–289.5: 20 points left of the rule at 260, 29.5 right of it.
+      textAt(240, 725, "Straddling"),
+      textAt(380, 725, "120"),
+      // 335–386: most of it left of the rule at 370.
+      textAt(335, 705, "Crossover"),
+      textAt(420, 705, "95"),
+      // 40–185: begins beside the table and runs 35 points into its first cell.
+      textAt(40, 705, "Total of the lines above it"),
+    ].join("");
+    const { parts, paragraphs } = await convert(await drawnPdf([{ content }]));
+    expect(tablesOf(parts.document)).toEqual([
+      [
+        ["North", "Straddling", "120"],
+        ["", "Crossover", "95"],
+      ],
+    ]);
+    const outside = paragraphs.map((p) => p.text).filter((text) => text.includes("Total"));
+    expect(outside).toEqual(["Total of the lines above it"]);
+  });
+
+  it("combines an accent drawn as a glyph of its own with the letter under it", async () => {
+    // TeX draws "Bröker" as "Br" (Times-Roman at 14 points: 14 wide), then "¨" (WinAnsi 0xA8,
+    // 4.66 wide) centred over where the "o" (7 wide) comes, then "oker and a caf" (78.9 wide).
+    const content = [
+      "BT /F3 14 Tf 72 760 Td (Br) Tj ET\n",
+      "BT /F3 14 Tf 87.17 760 Td (\\250) Tj ET\n",
+      "BT /F3 14 Tf 86 760 Td (oker and a caf) Tj ET\n",
+      // An acute accent (0xB4) after its letter in the stream, centred over the final "e".
+      "BT /F3 14 Tf 164.9 760 Td (e) Tj ET\n",
+      "BT /F3 14 Tf 165.68 760 Td (\\264) Tj ET\n",
+      // Code keeps its circumflex and tilde beside letters: not over them.
+      "BT /F5 12 Tf 72 730 Td (x^2 + ~/dir) Tj ET\n",
+    ].join("");
+    const { bytes, paragraphs } = await convert(await drawnPdf([{ content }]));
+    const texts = paragraphs.map((p) => p.text);
+    expect(texts).toEqual(["Bröker and a café", "x^2 + ~/dir"]);
+    const raw = await mammoth.extractRawText({ buffer: Buffer.from(bytes) });
+    expect(raw.value).toContain("Bröker and a café");
+  });
+
+  it("numbers list items as the PDF did, with the marker's own punctuation and first number", async () => {
+    const items = [
+      "(a) First choice",
+      "(b) Second choice",
+      "3) Third step",
+      "4) Fourth step",
+      "C) Last letter",
+    ];
+    const content = items.map((item, i) => textAt(72, 760 - 30 * i, item)).join("");
+    const { paragraphs, parts } = await convert(await drawnPdf([{ content }]));
+    const labels = listLabels(paragraphs, parts.numbering);
+    expect(paragraphs.map((p, i) => `${labels[i]} ${p.text}`)).toEqual(items);
+  });
+
+  it("numbers pages as the PDF prints them: roman front matter, then arabic from 1", async () => {
+    const printed = ["", "i", "ii", "1", "2", "3"];
+    const pages = printed.map((number, n) => ({
+      content: [
+        textAt(72, 700, `Body text of page ${n + 1}.`),
+        number === "" ? "" : textAt(290, 40, number, 1, 9),
+      ].join(""),
+    }));
+    const { parts } = await convert(await drawnPdf(pages));
+    const numberings = [...parts.document.matchAll(/<w:sectPr[\s\S]*?<\/w:sectPr>/g)].map((m) =>
+      pageNumbering(m[0]),
+    );
+    // The title page and the roman pages are one section numbered so that its second page is "i".
+    expect(numberings).toEqual([
+      { start: 0, format: "lowerRoman" },
+      { start: 1, format: "decimal" },
+    ]);
+    const footer = paragraphsOf(parts.footers.join(""));
+    expect(footer.flatMap((p) => p.runs).some((run) => run.pageField)).toBe(true);
+    expect(textOf(parts.document)).not.toMatch(/^(i|ii|\d)$/m);
   });
 
   it("embeds an image in place at its size", async () => {

@@ -5,26 +5,24 @@
  */
 import { findRuledGrids, type RuledGrid } from "../ruled-grid.ts";
 import { type Box, type PageText, unionBox } from "../structured-text.ts";
-import { sliceLine } from "./lines.ts";
 import type { Block, Line, PageModel, Picture, Table, TableCell } from "./model.ts";
 import { buildParagraphs } from "./paragraphs.ts";
 import { readingOrder } from "./reading-order.ts";
+import { distributeText } from "./table-text.ts";
 
 type Piece = { readonly box: Box } & ({ kind: "line"; line: Line } | { kind: "block"; block: Block });
 
 /** Lays out a page from its visual lines (running heads already taken out) and pictures. */
 export function layoutPage(page: PageText, lines: readonly Line[], pictures: readonly Picture[]): PageModel {
-  const grids = findRuledGrids(page.rules).filter((grid) => lines.some((line) => inside(line.box, grid.box)));
-  const tables = grids.map((grid) =>
-    tableOf(
-      grid,
-      lines.filter((line) => overlaps(line.box, grid.box)),
-      page,
-    ),
-  );
-  const free = lines.filter((line) => !grids.some((grid) => inside(line.box, grid.box)));
+  const found = findRuledGrids(page.rules);
+  const { free, cells } = distributeText(lines, found);
+  // A grid that holds no text is a drawing (boxes, frames), not a table.
+  const tables = found.flatMap((grid, g) => {
+    const inCells = cells[g] ?? [];
+    return inCells.some((cell) => cell.length > 0) ? [tableOf(grid, inCells, page)] : [];
+  });
   const pieces: Piece[] = [
-    ...free.map((line) => ({ kind: "line" as const, line, box: line.box })),
+    ...free.map((line) => ({ kind: "line" as const, line, box: line.box, text: line.text })),
     ...tables.map((block) => ({ kind: "block" as const, block, box: block.box })),
     ...pictures.map((block) => ({ kind: "block" as const, block, box: block.box })),
   ];
@@ -67,25 +65,11 @@ function gutterOf(lines: readonly Line[]): number {
   return Math.max(6, median * 0.9);
 }
 
-function inside(box: Box, outer: Box): boolean {
-  const x = (box[0] + box[2]) / 2;
-  const y = (box[1] + box[3]) / 2;
-  return x >= outer[0] - 1 && x <= outer[2] + 1 && y >= outer[1] - 1 && y <= outer[3] + 1;
-}
-
-function overlaps(a: Box, b: Box): boolean {
-  return a[0] < b[2] && a[2] > b[0] && a[1] < b[3] && a[3] > b[1];
-}
-
-function tableOf(grid: RuledGrid, lines: readonly Line[], page: PageText): Table {
+function tableOf(grid: RuledGrid, lines: readonly (readonly Line[])[], page: PageText): Table {
   const rows = grid.ys.length - 1;
   const cells: (TableCell & { column: number })[][] = Array.from({ length: rows }, () => []);
-  for (const cell of grid.cells) {
-    const inCell = lines
-      .map((line) => sliceLine(line, cell.box))
-      .filter((line): line is Line => line !== null)
-      .sort((a, b) => a.baseline - b.baseline || a.box[0] - b.box[0]);
-    const paragraphs = buildParagraphs(inCell, { left: cell.box[0] + 1, right: cell.box[2] - 1 });
+  grid.cells.forEach((cell, c) => {
+    const paragraphs = buildParagraphs(lines[c] ?? [], { left: cell.box[0] + 1, right: cell.box[2] - 1 });
     const fill = page.fills.find((f) => covers(f.box, cell.box) && f.color !== "FFFFFF")?.color ?? null;
     cells[cell.row]?.push({
       column: cell.column,
@@ -94,7 +78,7 @@ function tableOf(grid: RuledGrid, lines: readonly Line[], page: PageText): Table
       paragraphs,
       fill,
     });
-  }
+  });
   const columns = grid.xs.slice(1).map((x, i) => x - (grid.xs[i] ?? 0));
   const heights = grid.ys.slice(1).map((y, i) => y - (grid.ys[i] ?? 0));
   return { type: "table", box: grid.box, columns, rows: heights, cells };

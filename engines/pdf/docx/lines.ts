@@ -3,7 +3,8 @@
  * its text, words MuPDF split at a style change or a wide space) are joined left to right; pieces
  * further apart stay separate (columns, table cells).
  */
-import { type Box, type TextLine, type TextSpan, unionBox } from "../structured-text.ts";
+import { type TextLine, type TextSpan, unionBox } from "../structured-text.ts";
+import { combineAccents } from "./accents.ts";
 import type { Line } from "./model.ts";
 
 /** A list marker or a short label may sit this many font sizes before its text. */
@@ -37,7 +38,7 @@ export function toLine(spans: readonly TextSpan[]): Line {
 export function visualLines(lines: readonly TextLine[]): Line[] {
   const pieces = lines
     .filter((line) => line.text.trim() !== "")
-    .map((line) => toLine(trimSpans(line.spans)))
+    .map((line) => toLine(trimSpans(combineAccents(line.spans))))
     .filter((line) => line.spans.length > 0)
     .sort((a, b) => a.baseline - b.baseline || a.box[0] - b.box[0]);
   const result: Line[] = [];
@@ -88,16 +89,19 @@ function trimSpans(spans: readonly TextSpan[]): TextSpan[] {
   return kept;
 }
 
-/** The part of a line whose characters' centres fall inside `box` (a table cell), or null. */
-export function sliceLine(line: Line, box: Box): Line | null {
+/**
+ * The part of a line made of its characters `from` to `to` (exclusive, counted over all its
+ * spans), with its own white space at either end trimmed, or null when that leaves nothing.
+ */
+export function linePiece(line: Line, from: number, to: number): Line | null {
   const spans: TextSpan[] = [];
+  let offset = 0;
   for (const span of line.spans) {
-    const chars = span.chars.filter((char) => {
-      const x = (char.box[0] + char.box[2]) / 2;
-      const y = (char.box[1] + char.box[3]) / 2;
-      return x >= box[0] && x < box[2] && y >= box[1] && y < box[3];
-    });
-    if (chars.length === 0) continue;
+    const start = Math.max(0, from - offset);
+    const end = Math.min(span.chars.length, to - offset);
+    offset += span.chars.length;
+    if (end <= start) continue;
+    const chars = span.chars.slice(start, end);
     const whole = chars.length === span.chars.length;
     spans.push({
       ...span,

@@ -28,6 +28,8 @@ export interface Line {
   readonly size: number;
 }
 
+export type NumberStyle = "decimal" | "lower-roman" | "upper-roman";
+
 export type ListKind = "bullet" | "decimal" | "lower-letter" | "upper-letter" | "lower-roman" | "upper-roman";
 
 export interface ListMark {
@@ -95,8 +97,8 @@ export interface DocumentModel {
   readonly pages: readonly PageModel[];
   readonly header: readonly Paragraph[];
   readonly footer: readonly Paragraph[];
-  /** The printed number of the first page, where Word's PAGE fields start counting. */
-  readonly firstPageNumber?: number;
+  /** Per page, the page number its running head prints, where one does. */
+  readonly printed?: readonly ({ readonly value: number; readonly style: NumberStyle } | undefined)[];
 }
 
 export function runOf(span: TextSpan, text = span.text): Run {

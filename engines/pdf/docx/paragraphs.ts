@@ -2,7 +2,8 @@
  * Paragraphs from the visual lines of one text column, top to bottom. A line continues the
  * paragraph above when it has the same size, follows at the paragraph's line spacing, keeps its
  * left edge, and the line above did not stop early (its next word would have fitted: the author
- * broke the line). A word hyphenated at a line end is joined again. Lines starting with a bullet
+ * broke the line). A word hyphenated at a line end is joined again (a hyphen before a capital or
+ * a digit is kept, as in "Franco-German", with no space). Lines starting with a bullet
  * or a number are list items.
  */
 import { type TextSpan, unionBox } from "../structured-text.ts";
@@ -51,9 +52,10 @@ function listMark(line: Line): { kind: ListKind; number: number; length: number 
   if (numbered === null || line.text.length <= numbered[0].length) return null;
   const label = numbered[1] ?? "";
   if (/^\d+$/.test(label)) return { kind: "decimal", number: Number(label), length: numbered[0].length };
-  if (/^[ivxlc]+$/.test(label))
+  // A single letter is a letter ("C)" follows "B)"), longer runs of i v x l c are roman numerals.
+  if (/^[ivxlc]{2,}$/.test(label))
     return { kind: "lower-roman", number: roman(label), length: numbered[0].length };
-  if (/^[IVXLC]+$/.test(label))
+  if (/^[IVXLC]{2,}$/.test(label))
     return { kind: "upper-roman", number: roman(label), length: numbered[0].length };
   // A single letter with a full stop is often an initial ("J. Smith"): only "a)" style counts.
   if (numbered[2] !== ")") return null;
@@ -133,11 +135,14 @@ function append(draft: Draft, line: Line): void {
   const next = runsOf(line.spans);
   if (last !== undefined) {
     const hyphenated = /\p{L}[-\u2010\u00AD]$/u.test(last.text) && /^\p{Ll}/u.test(line.text);
+    // A hyphen before a capital or a digit is the word's own ("Franco-German", "IEEE-754"): kept,
+    // with no space.
+    const compound = /\p{L}[-\u2010]$/u.test(last.text) && /^[\p{Lu}\p{N}]/u.test(line.text);
     if (hyphenated) {
       runs[runs.length - 1] = { ...last, text: last.text.slice(0, -1) };
     } else if (last.text.endsWith("\u00AD")) {
       runs[runs.length - 1] = { ...last, text: last.text.slice(0, -1) };
-    } else if (!/\s$/.test(last.text)) {
+    } else if (!compound && !/\s$/.test(last.text)) {
       runs[runs.length - 1] = { ...last, text: `${last.text} ` };
     }
   }

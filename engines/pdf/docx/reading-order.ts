@@ -4,12 +4,25 @@
  * vertical gutter form a multi-column region, read column by column (each column recursively);
  * other bands are read top to bottom. A heading or figure spanning the columns ends the region,
  * so text above it is read before it and text below after it.
+ *
+ * Two kinds of side-by-side text are rows rather than columns: a column of numbers only right of
+ * text (a table of contents' page numbers, a price list's amounts) goes with the text on its line,
+ * so the region is read line by line; and a region cut by at least two empty horizontal strips
+ * across all its columns into short rows (a borderless table: a label beside a few lines of text)
+ * is read row by row, each row column by column.
  */
 import type { Box } from "../structured-text.ts";
 
 export interface Placed {
   readonly box: Box;
+  /** The piece's text, when it is a line (numbers-only columns are found by it). */
+  readonly text?: string;
 }
+
+/** A page number, amount or figure: digits with separators, or a roman numeral. */
+const NUMBER = /^[([]?[-+–]?[$€£¥]?(\d[\d.,:/–-]*|[ivxlcdm]+|[IVXLCDM]+)%?[)\]]?$/u;
+/** Cells of a borderless table hold at most this many lines on average. */
+const MAX_CELL_LINES = 4;
 
 /** The pieces in reading order, as regions (columns or single-column runs) in order. */
 export function readingOrder<T extends Placed>(pieces: readonly T[], gutter: number): T[][] {
@@ -22,7 +35,9 @@ export function readingOrder<T extends Placed>(pieces: readonly T[], gutter: num
       regions.push(group.pieces);
     } else {
       const columns = splitColumns(group.pieces, gutter);
-      if (columns.length <= 1) regions.push(group.pieces);
+      const rows = columns.length > 1 ? tableRows(group.pieces, columns) : null;
+      if (columns.length <= 1 || columns.slice(1).some(numbersOnly)) regions.push(group.pieces);
+      else if (rows !== null) for (const row of rows) regions.push(...readingOrder(row, gutter));
       else for (const column of columns) regions.push(...readingOrder(column, gutter));
     }
     group = null;
@@ -104,4 +119,34 @@ function splitColumns<T extends Placed>(pieces: readonly T[], gutter: number): T
     columns[index]?.push(piece);
   }
   return columns.filter((column) => column.length > 0);
+}
+
+function numbersOnly(column: readonly Placed[]): boolean {
+  return column.every((piece) => piece.text !== undefined && NUMBER.test(piece.text.trim()));
+}
+
+/**
+ * The region cut at empty horizontal strips that cross all of it and are taller than its usual
+ * line (the white between a table's rows), when that gives at least three rows of a few lines per
+ * cell that each have text in two or more of the columns; otherwise null.
+ */
+function tableRows<T extends Placed>(pieces: readonly T[], columns: readonly (readonly T[])[]): T[][] | null {
+  const heights = pieces.map((piece) => piece.box[3] - piece.box[1]).sort((a, b) => a - b);
+  const line = heights[Math.floor(heights.length / 2)] ?? 0;
+  if (line <= 0) return null;
+  const sorted = [...pieces].sort((a, b) => a.box[1] - b.box[1]);
+  const rows: T[][] = [];
+  let bottom = Number.NEGATIVE_INFINITY;
+  for (const piece of sorted) {
+    if (rows.length === 0 || piece.box[1] - bottom > line) rows.push([]);
+    rows.at(-1)?.push(piece);
+    bottom = Math.max(bottom, piece.box[3]);
+  }
+  if (rows.length < 3 || pieces.length / (rows.length * columns.length) > MAX_CELL_LINES) return null;
+  const columnOf = new Map<T, number>();
+  columns.forEach((column, c) => {
+    for (const piece of column) columnOf.set(piece, c);
+  });
+  const spread = rows.every((row) => new Set(row.map((piece) => columnOf.get(piece))).size >= 2);
+  return spread ? rows : null;
 }

@@ -3,7 +3,7 @@
  * comes back at about the same place on most pages. They are taken out of the body and kept once
  * as the Word header or footer, the page number becoming a PAGE field.
  */
-import type { Line, Paragraph, Run } from "./model.ts";
+import type { Line, NumberStyle, Paragraph, Run } from "./model.ts";
 import { runsOf } from "./paragraphs.ts";
 
 /** Share of the page height, from the top or the bottom, where running heads are looked for. */
@@ -22,8 +22,17 @@ export interface RunningHeads {
   readonly removed: readonly Set<Line>[];
   readonly header: Paragraph[];
   readonly footer: Paragraph[];
-  /** The printed number of the document's first page (Word's page numbering starts there). */
-  readonly firstPageNumber: number;
+  /**
+   * Per page, the page number its running head prints (value and style), where one does: Word's
+   * numbering starts a new section where the printed numbers start again or change style
+   * (roman front matter, then arabic).
+   */
+  readonly printed: readonly (PrintedNumber | undefined)[];
+}
+
+export interface PrintedNumber {
+  readonly value: number;
+  readonly style: NumberStyle;
 }
 
 /** The text with page numbers (digits, or a lone roman numeral) as "#". */
@@ -101,7 +110,7 @@ function pageSlot(entries: readonly Seen[]): { slot: number; offset: number } | 
 
 export function findRunningHeads(pages: readonly PageLines[]): RunningHeads {
   const removed = pages.map(() => new Set<Line>());
-  if (pages.length < 2) return { removed, header: [], footer: [], firstPageNumber: 1 };
+  if (pages.length < 2) return { removed, header: [], footer: [], printed: [] };
   const seen = new Map<string, Seen[]>();
   pages.forEach((page, index) => {
     for (const line of page.lines) {
@@ -118,7 +127,7 @@ export function findRunningHeads(pages: readonly PageLines[]): RunningHeads {
   const needed = Math.max(2, Math.ceil(pages.length * MIN_SHARE));
   const header: Head[] = [];
   const footer: Head[] = [];
-  const offsets: number[] = [];
+  const printed: (PrintedNumber | undefined)[] = pages.map(() => undefined);
   for (const [key, entries] of seen) {
     if (entries.length < needed) continue;
     // Lines that differ in numbers other than the page number are content (e.g. the last row of
@@ -136,13 +145,18 @@ export function findRunningHeads(pages: readonly PageLines[]): RunningHeads {
     }
     const first = kept[0] as Seen;
     (key.startsWith("t") ? header : footer).push({ line: first.line, slot: found.slot });
-    if (found.slot >= 0) offsets.push(found.offset);
-    for (const entry of kept) removed[entry.page]?.add(entry.line);
+    for (const entry of kept) {
+      removed[entry.page]?.add(entry.line);
+      const value = entry.numbers[found.slot];
+      if (value !== undefined && printed[entry.page] === undefined) {
+        const roman = /^\s*([ivxlc]+)\s*$/i.exec(entry.line.text)?.[1];
+        const style =
+          roman === undefined ? "decimal" : roman === roman.toLowerCase() ? "lower-roman" : "upper-roman";
+        printed[entry.page] = { value, style };
+      }
+    }
   }
-  // The printed number of the first page (Word cannot start below 0).
-  const agreed = offsets.length > 0 && offsets.every((o) => o === offsets[0]) ? (offsets[0] ?? 1) : 1;
-  const firstPageNumber = agreed >= 0 ? agreed : 1;
-  return { removed, header: toParagraphs(header), footer: toParagraphs(footer), firstPageNumber };
+  return { removed, header: toParagraphs(header), footer: toParagraphs(footer), printed };
 }
 
 interface Head {

@@ -3,7 +3,8 @@
  * the same size (page size and margins from the PDF), a page break before each page's first block,
  * headings in Word's Heading styles (so the navigation pane lists them), runs with font, size,
  * weight, slant, underline and colour, lists as Word numbering, ruled tables as Word tables with
- * their column widths and merged cells, and pictures at their size.
+ * their column widths and merged cells, and pictures at their size. A new section also starts where
+ * the printed page numbers start again or change style (roman, then arabic).
  */
 import {
   AlignmentType,
@@ -16,7 +17,7 @@ import {
   HeadingLevel,
   ImageRun,
   type ISectionOptions,
-  LevelFormat,
+  NumberFormat,
   Packer,
   PageNumber,
   ShadingType,
@@ -25,7 +26,17 @@ import {
   TextRun,
   WidthType,
 } from "docx";
-import type { Block, DocumentModel, ListKind, PageModel, Paragraph, Picture, Run, Table } from "./model.ts";
+import type {
+  Block,
+  DocumentModel,
+  NumberStyle,
+  PageModel,
+  Paragraph,
+  Picture,
+  Run,
+  Table,
+} from "./model.ts";
+import { ListNumbering } from "./word-lists.ts";
 
 const TWIPS = 20;
 const PIXELS = 96 / 72;
@@ -42,21 +53,16 @@ const HEADINGS = [
   HeadingLevel.HEADING_6,
 ] as const;
 
-const FORMATS: Record<ListKind, (typeof LevelFormat)[keyof typeof LevelFormat]> = {
-  bullet: LevelFormat.BULLET,
-  decimal: LevelFormat.DECIMAL,
-  "lower-letter": LevelFormat.LOWER_LETTER,
-  "upper-letter": LevelFormat.UPPER_LETTER,
-  "lower-roman": LevelFormat.LOWER_ROMAN,
-  "upper-roman": LevelFormat.UPPER_ROMAN,
+const NUMBER_FORMATS: Record<NumberStyle, (typeof NumberFormat)[keyof typeof NumberFormat]> = {
+  decimal: NumberFormat.DECIMAL,
+  "lower-roman": NumberFormat.LOWER_ROMAN,
+  "upper-roman": NumberFormat.UPPER_ROMAN,
 };
-const BULLETS = ["•", "◦", "▪"];
 
 export async function writeDocx(model: DocumentModel): Promise<Uint8Array> {
   const lists = new ListNumbering();
   const sections: ISectionOptions[] = [];
-  const start = model.firstPageNumber ?? 1;
-  for (const group of sameSizeRuns(model.pages)) {
+  for (const { pages: group, numbering } of sectionRuns(model)) {
     const children: (DocxParagraph | DocxTable)[] = [];
     group.forEach((page, i) => {
       // Each page after the first starts on a new page: its first paragraph breaks before it.
@@ -72,8 +78,10 @@ export async function writeDocx(model: DocumentModel): Promise<Uint8Array> {
       properties: {
         page: {
           ...pageProperties(group),
-          // The first section starts at the first page's printed number; later ones go on counting.
-          ...(sections.length === 0 && start !== 1 ? { pageNumbers: { start } } : {}),
+          pageNumbers: {
+            ...(numbering.start === undefined ? {} : { start: numbering.start }),
+            formatType: NUMBER_FORMATS[numbering.style],
+          },
         },
       },
       ...(model.header.length > 0
@@ -94,15 +102,51 @@ export async function writeDocx(model: DocumentModel): Promise<Uint8Array> {
   return new Uint8Array(await Packer.toBuffer(document));
 }
 
-function sameSizeRuns(pages: readonly PageModel[]): PageModel[][] {
-  const runs: PageModel[][] = [];
-  for (const page of pages) {
+interface SectionRun {
+  readonly pages: PageModel[];
+  /** Where Word's page numbers start again (undefined: they go on) and their style. */
+  numbering: { readonly start?: number; readonly style: NumberStyle };
+}
+
+/**
+ * Sections of pages of one size, each numbered as the PDF prints them: a new section starts where
+ * the page size changes, or where a printed page number is not the one counting on from the last
+ * would give (numbering started again, or changed from roman to arabic). The first section is
+ * numbered so that its first printed number falls on its page.
+ */
+function sectionRuns(model: DocumentModel): SectionRun[] {
+  const printed = model.printed ?? [];
+  const runs: SectionRun[] = [];
+  // The number the page would show if the numbering went on (null before the first printed one).
+  let expected: { value: number; style: NumberStyle } | null = null;
+  model.pages.forEach((page, i) => {
     const last = runs.at(-1);
-    const first = last?.[0];
-    if (first && Math.abs(first.width - page.width) < 1 && Math.abs(first.height - page.height) < 1)
-      last?.push(page);
-    else runs.push([page]);
-  }
+    const number = printed[i];
+    const sameSize =
+      last !== undefined &&
+      Math.abs((last.pages[0]?.width ?? 0) - page.width) < 1 &&
+      Math.abs((last.pages[0]?.height ?? 0) - page.height) < 1;
+    const firstStart = number === undefined || last === undefined ? -1 : number.value - last.pages.length;
+    if (last === undefined || !sameSize) {
+      const style = number?.style ?? expected?.style ?? "decimal";
+      runs.push({
+        pages: [page],
+        numbering: number === undefined ? { style } : { start: number.value, style },
+      });
+    } else if (number !== undefined && expected === null && runs.length === 1 && firstStart >= 0) {
+      last.pages.push(page);
+      last.numbering = { start: firstStart, style: number.style };
+    } else if (
+      number !== undefined &&
+      (expected === null || number.value !== expected.value || number.style !== expected.style)
+    ) {
+      runs.push({ pages: [page], numbering: { start: number.value, style: number.style } });
+    } else {
+      last.pages.push(page);
+    }
+    const shown = number ?? expected;
+    expected = shown === null ? null : { value: shown.value + 1, style: shown.style };
+  });
   return runs;
 }
 
@@ -140,7 +184,7 @@ function paragraphOf(paragraph: Paragraph, lists: ListNumbering, pageBreak = fal
   return new DocxParagraph({
     children: paragraph.runs.map(textRunOf),
     ...(heading ? { heading } : {}),
-    ...(list ? { numbering: lists.numberingOf(list.kind, list.number, list.level) } : {}),
+    ...(list ? { numbering: lists.numberingOf(list) } : {}),
     ...(!list && paragraph.indent > 4 ? { indent: { left: Math.round(paragraph.indent * TWIPS) } } : {}),
     alignment: ALIGNMENTS[paragraph.alignment],
     spacing: { after: 120 },
@@ -216,50 +260,4 @@ function tableOf(table: Table, lists: ListNumbering): DocxTable {
     width: { size: widths.reduce((a, b) => a + b, 0), type: WidthType.DXA },
     layout: TableLayoutType.FIXED,
   });
-}
-
-/**
- * Word lists: one numbering definition per kind of list and first number, and a new instance for
- * each list (a list starts again after anything that is not one of its items).
- */
-class ListNumbering {
-  private readonly references = new Map<string, { kind: ListKind; start: number }>();
-  private instance = 0;
-  private current: { key: string; kind: ListKind; last: number; instance: number } | null = null;
-
-  numberingOf(kind: ListKind, number: number, level: number) {
-    const current = this.current;
-    const continues =
-      current !== null &&
-      (level > 0 || (current.kind === kind && (kind === "bullet" || number === current.last + 1)));
-    if (current !== null && continues) {
-      if (level === 0) current.last = number;
-      return { reference: current.key, level, instance: current.instance };
-    }
-    const start = kind === "bullet" ? 1 : number;
-    const key = `${kind}-${start}`;
-    if (!this.references.has(key)) this.references.set(key, { kind, start });
-    this.instance++;
-    this.current = { key, kind, last: number, instance: this.instance };
-    return { reference: key, level, instance: this.instance };
-  }
-
-  /** Anything that is not a list item ends the list. */
-  end(): void {
-    this.current = null;
-  }
-
-  definitions() {
-    return [...this.references].map(([reference, { kind, start }]) => ({
-      reference,
-      levels: Array.from({ length: 9 }, (_, level) => ({
-        level,
-        format: level === 0 ? FORMATS[kind] : kind === "bullet" ? LevelFormat.BULLET : LevelFormat.DECIMAL,
-        text: kind === "bullet" ? (BULLETS[level % BULLETS.length] ?? "•") : `%${level + 1}.`,
-        start: level === 0 ? start : 1,
-        alignment: AlignmentType.LEFT,
-        style: { paragraph: { indent: { left: 360 * (level + 1), hanging: 360 } } },
-      })),
-    }));
-  }
 }

@@ -1,0 +1,135 @@
+/**
+ * Which text goes into which cell of a page's ruled grids. A line crossing a grid is cut into
+ * phrases only where it has a gap (a space, or white between two glyphs) at a ruled cell edge of
+ * its row, or a wide gap; each phrase goes whole to the cell holding most of its width (the first
+ * of equals), or stays outside the table when most of it lies outside every grid. So a word or a
+ * run of words that a rule happens to cross is never cut in two, and text beside a table is never
+ * lost to it.
+ */
+import type { RuledGrid } from "../ruled-grid.ts";
+import type { TextChar } from "../structured-text.ts";
+import { linePiece } from "./lines.ts";
+import type { Line } from "./model.ts";
+
+/** Gaps wider than this many font sizes separate phrases anywhere. */
+const WIDE_GAP = 0.6;
+/** Glyphs at least this many font sizes apart are not letters of one word. */
+const WORD_GAP = 0.15;
+
+export interface TableText {
+  /** Lines and pieces of lines outside every table, top to bottom. */
+  readonly free: Line[];
+  /** Per grid, per cell index (as in `grid.cells`), the pieces of lines inside it. */
+  readonly cells: Line[][][];
+}
+
+interface Target {
+  readonly grid: number;
+  readonly cell: number;
+  readonly x0: number;
+  readonly x1: number;
+}
+
+export function distributeText(lines: readonly Line[], grids: readonly RuledGrid[]): TableText {
+  const free: Line[] = [];
+  const cells = grids.map((grid) => grid.cells.map((): Line[] => []));
+  for (const line of lines) {
+    const targets = rowCells(line, grids);
+    if (targets.length === 0) {
+      free.push(line);
+      continue;
+    }
+    const chars = line.spans.flatMap((span) => span.chars);
+    let outside: number[] = [];
+    const flushOutside = () => {
+      const piece = outside.length > 0 ? linePiece(line, outside[0] ?? 0, (outside.at(-1) ?? 0) + 1) : null;
+      if (piece !== null) free.push(piece);
+      outside = [];
+    };
+    for (const [from, to] of phrases(chars, targets, line.size)) {
+      const target = bestTarget(chars.slice(from, to), targets);
+      if (target === null) {
+        for (let i = from; i < to; i++) outside.push(i);
+        continue;
+      }
+      flushOutside();
+      const piece = linePiece(line, from, to);
+      if (piece !== null) cells[target.grid]?.[target.cell]?.push(piece);
+    }
+    flushOutside();
+  }
+  for (const grid of cells) {
+    for (const cell of grid) cell.sort((a, b) => a.baseline - b.baseline || a.box[0] - b.box[0]);
+  }
+  return { free, cells };
+}
+
+/** The cells of the grids' rows the line runs through (by its vertical middle), left to right. */
+function rowCells(line: Line, grids: readonly RuledGrid[]): Target[] {
+  const middle = (line.box[1] + line.box[3]) / 2;
+  const targets: Target[] = [];
+  grids.forEach((grid, g) => {
+    if (line.box[2] <= grid.box[0] || line.box[0] >= grid.box[2]) return;
+    grid.cells.forEach((cell, c) => {
+      if (middle >= cell.box[1] && middle < cell.box[3]) {
+        targets.push({ grid: g, cell: c, x0: cell.box[0], x1: cell.box[2] });
+      }
+    });
+  });
+  return targets.sort((a, b) => a.x0 - b.x0);
+}
+
+/** [from, to) character ranges of the line's phrases. */
+function phrases(chars: readonly TextChar[], targets: readonly Target[], size: number): [number, number][] {
+  const edges = [...new Set(targets.flatMap((target) => [target.x0, target.x1]))];
+  const result: [number, number][] = [];
+  let start = 0;
+  let previous = -1;
+  for (let i = 0; i < chars.length; i++) {
+    const char = chars[i] as TextChar;
+    if (char.c.trim() === "") continue;
+    const last = chars[previous];
+    if (last !== undefined) {
+      const gap = char.box[0] - last.box[2];
+      const spaced = i > previous + 1 || gap > size * WORD_GAP;
+      const left = (last.box[0] + last.box[2]) / 2;
+      const right = (char.box[0] + char.box[2]) / 2;
+      const ruled = spaced && edges.some((x) => x > left && x < right);
+      if (gap > size * WIDE_GAP || ruled) {
+        result.push([start, previous + 1]);
+        start = previous + 1;
+      }
+    }
+    previous = i;
+  }
+  if (chars.length > start) result.push([start, chars.length]);
+  return result;
+}
+
+/** The cell holding most of the phrase's glyph width, or null when most of it is outside them. */
+function bestTarget(chars: readonly TextChar[], targets: readonly Target[]): Target | null {
+  const widths = new Map<Target | null, number>();
+  for (const char of chars) {
+    if (char.c.trim() === "") continue;
+    const [x0, , x1] = char.box;
+    let inside = 0;
+    for (const target of targets) {
+      const overlap = Math.min(x1, target.x1) - Math.max(x0, target.x0);
+      if (overlap <= 0) continue;
+      inside += overlap;
+      widths.set(target, (widths.get(target) ?? 0) + overlap);
+    }
+    // Glyph width outside every cell of the row (beside the table).
+    const rest = x1 - x0 - inside;
+    if (rest > 0) widths.set(null, (widths.get(null) ?? 0) + rest);
+  }
+  let best: Target | null = null;
+  let most = 0;
+  for (const [target, width] of widths) {
+    if (width > most) {
+      best = target;
+      most = width;
+    }
+  }
+  return best;
+}
