@@ -62,12 +62,10 @@ async function visit(context: BrowserContext, sitePage: SitePage): Promise<{ pag
   });
   page.on("pageerror", (error) => errors.push(String(error)));
   await page.goto(`${siteUrl}${sitePage.path}`);
-  // Hydrated: the page in the main area has committed (root-layout.tsx marks <html> with its path).
-  await page.waitForFunction(
-    (path) => document.documentElement.dataset.pageReady === path,
-    sitePage.path,
-    { timeout: 30_000 },
-  );
+  // Hydrated: the page in the main area has committed (app/page-ready.tsx marks <html> with its path).
+  await page.waitForFunction((path) => document.documentElement.dataset.pageReady === path, sitePage.path, {
+    timeout: 30_000,
+  });
   await page.locator("h1").first().waitFor({ state: "visible", timeout: 30_000 });
   return { page, errors };
 }
