@@ -1,10 +1,11 @@
 /**
  * The prerender's entry (built by scripts/prerender.ts with Vite's SSR build): renders one path in
- * one language to HTML with react-router's static handler, every string loaded beforehand.
+ * one language to HTML with react-router's static handler, every string loaded beforehand. The app
+ * runs on Preact (vite.config.ts): preact-render-to-string waits for every lazy page before answering.
  */
 import { JSDOM } from "jsdom";
+import { renderToStringAsync } from "preact-render-to-string";
 import { StrictMode } from "react";
-import { prerender } from "react-dom/static";
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router";
 import type { LanguageCode } from "../../contract/languages.ts";
 import { AppShell } from "./app/app";
@@ -37,10 +38,6 @@ function usedNamespaces() {
   return (i18next as { reportNamespaces?: { usedNamespaces: Record<string, boolean> } }).reportNamespaces;
 }
 
-async function readAll(stream: ReadableStream<Uint8Array>): Promise<string> {
-  return new Response(stream).text();
-}
-
 /** One page as HTML; `data` is what its queries show (lib/prerendered-data.ts), embedded with it. */
 export async function renderPage(
   pathname: string,
@@ -57,16 +54,13 @@ export async function renderPage(
   takeRenderedHead();
   const before = usedNamespaces();
   if (before) before.usedNamespaces = {};
-  const { prelude } = await prerender(
+  const html = await renderToStringAsync(
     <StrictMode>
       <AppShell>
         <StaticRouterProvider router={router} context={context} hydrate={false} />
       </AppShell>
     </StrictMode>,
-    // One piece of HTML: no boundary moved to the end with an inline script (the CSP allows none).
-    { progressiveChunkSize: Number.POSITIVE_INFINITY },
   );
-  const html = await readAll(prelude);
   const namespaces = Object.keys(usedNamespaces()?.usedNamespaces ?? {});
   return { html, head: takeRenderedHead(), namespaces };
 }

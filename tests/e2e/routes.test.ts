@@ -18,7 +18,10 @@ const INDIC_FONTS: Partial<Record<LanguageCode, string>> = {
 };
 /** What an untranslated key looks like on screen ("pages.home.title", "common:app.name"). */
 const MISSING_KEY = /\b(pages|common|app|errors|footer|header|features|hero)[.:][a-z]\w*\.?\w*/;
-/** React's hydration failures (production builds log them as minified errors #418, #423, #425). */
+/**
+ * Hydration failures, if the renderer logs any (React's production builds log minified errors #418,
+ * #423, #425; Preact's log none, so the parsed-heading check below is what tells hydration apart).
+ */
 const HYDRATION_ERROR = /hydrat|#418|#423|#425|did not match/i;
 
 let browser: Browser;
@@ -59,15 +62,10 @@ async function visit(context: BrowserContext, sitePage: SitePage): Promise<{ pag
   });
   page.on("pageerror", (error) => errors.push(String(error)));
   await page.goto(`${siteUrl}${sitePage.path}`);
-  // Hydrated: React's root is attached to #root.
-  await page.waitForFunction(
-    () => {
-      const root = document.getElementById("root");
-      return root !== null && Object.keys(root).some((key) => key.startsWith("__reactContainer"));
-    },
-    undefined,
-    { timeout: 30_000 },
-  );
+  // Hydrated: the page in the main area has committed (app/page-ready.tsx marks <html> with its path).
+  await page.waitForFunction((path) => document.documentElement.dataset.pageReady === path, sitePage.path, {
+    timeout: 30_000,
+  });
   await page.locator("h1").first().waitFor({ state: "visible", timeout: 30_000 });
   return { page, errors };
 }

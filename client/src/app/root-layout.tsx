@@ -19,19 +19,6 @@ function useLanguageFromPath() {
   }, [pathname, i18n]);
 }
 
-/**
- * Marks the document once the page in the main area has hydrated (it commits with the page, inside
- * the same Suspense boundary): `<html data-page-ready="/de/tools/merge-pdf">`. Browser tests wait
- * for it before using a prerendered page, whose controls do nothing until then.
- */
-function PageReady() {
-  const { pathname } = useLocation();
-  useEffect(() => {
-    document.documentElement.dataset.pageReady = pathname;
-  }, [pathname]);
-  return null;
-}
-
 /** Fixed header, main area (lazy pages behind a centred spinner), footer and toasts. */
 export function RootLayout() {
   const { t } = useTranslation();
@@ -45,7 +32,6 @@ export function RootLayout() {
       <main id="main" className="site-main" tabIndex={-1}>
         <Suspense fallback={<Spinner centered label={t("app.loading")} />}>
           <Outlet />
-          <PageReady />
         </Suspense>
       </main>
       <Footer />

@@ -2,7 +2,8 @@ import { lazy } from "react";
 import { Navigate, type RouteObject } from "react-router";
 import { LANGUAGE_CODES } from "../../../contract/languages.ts";
 import { PATHS, ROUTE_PATTERNS } from "../config/paths";
-import HomePage from "../features/home/home-page";
+import Home from "../features/home/home-page";
+import { lazyPage, pageWithReady } from "./page-ready";
 import { RootLayout } from "./root-layout";
 import { RouteError } from "./route-error";
 import { ToolRoute } from "./tool-route";
@@ -11,16 +12,17 @@ import { ToolRoute } from "./tool-route";
  * Only the home page is in the first load; every other page is its own chunk (prerendered HTML shows
  * it before the chunk arrives, and hydration waits for it).
  */
-const AboutPage = lazy(() => import("../features/about/about-page"));
-const ContactPage = lazy(() => import("../features/contact/contact-page"));
-const PrivacyPage = lazy(() => import("../features/legal/privacy-page"));
-const TermsPage = lazy(() => import("../features/legal/terms-page"));
-const PremiumPage = lazy(() => import("../features/premium/premium-page"));
-const ImageToolsPage = lazy(() => import("../features/tools-index/image-tools-page"));
-const ToolsPage = lazy(() => import("../features/tools-index/tools-page"));
+const HomePage = pageWithReady(Home);
+const AboutPage = lazyPage(() => import("../features/about/about-page"));
+const ContactPage = lazyPage(() => import("../features/contact/contact-page"));
+const PrivacyPage = lazyPage(() => import("../features/legal/privacy-page"));
+const TermsPage = lazyPage(() => import("../features/legal/terms-page"));
+const PremiumPage = lazyPage(() => import("../features/premium/premium-page"));
+const ImageToolsPage = lazyPage(() => import("../features/tools-index/image-tools-page"));
+const ToolsPage = lazyPage(() => import("../features/tools-index/tools-page"));
 const QueryLayout = lazy(() => import("./query-layout"));
-const BlogListPage = lazy(() => import("../features/blog/blog-list-page"));
-const BlogPostPage = lazy(() => import("../features/blog/blog-post-page"));
+const BlogListPage = lazyPage(() => import("../features/blog/blog-list-page"));
+const BlogPostPage = lazyPage(() => import("../features/blog/blog-post-page"));
 
 /** The screens of spec §2 under one prefix ("" or "/de"). */
 function screens(prefix: string): RouteObject[] {

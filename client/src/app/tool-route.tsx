@@ -1,17 +1,18 @@
-import { type ComponentType, lazy } from "react";
+import type { ComponentType } from "react";
 import { Navigate, useParams } from "react-router";
 import type { ToolId } from "../../../contract/tools.ts";
 import { FreeToolAccessHost } from "../features/premium/free-tool-access-dialog";
 import { catalogTool, isCatalogToolId } from "../lib/tool-catalog";
+import { lazyPage } from "./page-ready";
 
 type ToolScreen = ComponentType<{ toolId: ToolId }>;
 
 /** Each tool folder's `screen.tsx`, loaded on demand (its own chunk, with its strings). */
 const screenModules = import.meta.glob<{ default: ToolScreen }>("../../../tools/*/screen.tsx");
 const SCREENS = new Map(
-  Object.entries(screenModules).map(([path, load]) => [path.split("/").at(-2) ?? "", lazy(load)]),
+  Object.entries(screenModules).map(([path, load]) => [path.split("/").at(-2) ?? "", lazyPage(load)]),
 );
-const UnavailableToolPage = lazy(() => import("../features/tool-page/unavailable-tool-page"));
+const UnavailableToolPage = lazyPage(() => import("../features/tool-page/unavailable-tool-page"));
 
 /**
  * /tools/:toolId — a usable tool's screen; an announced or unbuilt one shows its page saying so

@@ -13,10 +13,9 @@ export function PostMeta({ post }: { post: BlogPost }) {
     <p className="post-meta">
       <span>{t("pages.blog.byAuthor", { author: post.author })}</span>
       <span aria-hidden="true">·</span>
-      {/* The prerender's ICU data (Node) and the browser's may word a date differently. */}
-      <time dateTime={post.date} suppressHydrationWarning>
-        {date}
-      </time>
+      {/* The prerender's ICU data (Node) and the browser's may word a date differently: Preact's
+          hydration keeps the browser's wording, without a mismatch warning. */}
+      <time dateTime={post.date}>{date}</time>
       <span aria-hidden="true">·</span>
       <span>{t("pages.blog.readingTime", { minutes: post.readingTime })}</span>
     </p>

@@ -1,7 +1,7 @@
 import {
   type KeyboardEvent,
   type SyntheticEvent,
-  useEffect,
+  useLayoutEffect,
   useRef,
   useState,
   useSyncExternalStore,
@@ -39,8 +39,10 @@ function FreeToolAccessDialog() {
   const [used] = useState(() => recentConversions().length);
   const closable = phase.name === "ready";
 
-  useEffect(() => runAccessClock(setPhase), []);
-  useEffect(() => {
+  // At commit, not after the next frame (where Preact runs useEffect): the modal opens with the
+  // dialog, and its 1.5 s and 5 s are counted from the moment it is shown.
+  useLayoutEffect(() => runAccessClock(setPhase), []);
+  useLayoutEffect(() => {
     const dialog = ref.current;
     if (dialog === null) return;
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
