@@ -1,12 +1,7 @@
-/**
- * The built site under `wrangler dev` (scripts/stack.ts) for the paint benches, with a plain static
- * page beside it to compare with (a heading and a paragraph, no CSS, no script).
- */
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort, ROOT, startStack } from "../scripts/stack.ts";
+import { buildClientIfMissing, freePort, ROOT, startStack } from "../scripts/stack.ts";
 
 export const PLAIN_PAGE_PATH = "/bench-plain-page.html";
 const PLAIN_PAGE =
@@ -14,12 +9,7 @@ const PLAIN_PAGE =
 
 /** Builds the site when dist/ is missing, adds the plain page and starts the stack. */
 export async function startBuiltSite(): Promise<{ url: string; stop(): Promise<void> }> {
-  if (!existsSync(join(ROOT, "dist/client/index.html")))
-    execFileSync(
-      process.execPath,
-      [join(ROOT, "node_modules/vite/bin/vite.js"), "build", "--logLevel", "error"],
-      { cwd: ROOT, stdio: "inherit" },
-    );
+  buildClientIfMissing();
   const plainFile = join(ROOT, "dist/client", PLAIN_PAGE_PATH);
   writeFileSync(plainFile, PLAIN_PAGE);
   const persistTo = mkdtempSync(join(tmpdir(), "built-site-"));

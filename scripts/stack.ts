@@ -3,7 +3,7 @@
  * under `wrangler dev` (Miniflare, local R2 and Durable Objects), with offline settings and all
  * wrangler state, config and logs inside the project. Used by `npm start` and by the test runner.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
@@ -205,6 +205,24 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     throw error;
   }
   return stack;
+}
+
+/**
+ * `vite build`, at once, when `marker` (a path under the root) is missing: for tests and benches
+ * that read dist/. Always a production build, whatever NODE_ENV the caller runs with (vitest sets
+ * "test", which would give development bundles of the UI libraries).
+ */
+export function buildClientIfMissing(marker = "dist/client/index.html"): void {
+  if (existsSync(join(ROOT, marker))) return;
+  execFileSync(
+    process.execPath,
+    [join(ROOT, "node_modules/vite/bin/vite.js"), "build", "--logLevel", "error"],
+    {
+      cwd: ROOT,
+      stdio: ["ignore", "ignore", "inherit"],
+      env: { ...process.env, NODE_ENV: "production" },
+    },
+  );
 }
 
 export function buildClient(): Promise<void> {

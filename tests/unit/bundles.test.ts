@@ -3,13 +3,13 @@
  * checks bindings and migrations offline) and the client (the chunk list the Vite build writes).
  * A container engine (tools/<id>/container.ts, MuPDF, sharp) must never reach either.
  */
-import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TOOL_IDS, TOOLS } from "../../contract/index.ts";
-import { offlineWranglerEnv } from "../../scripts/stack.ts";
+import { buildClientIfMissing, offlineWranglerEnv } from "../../scripts/stack.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const CONTAINER_ONLY = [
@@ -26,10 +26,7 @@ describe("Worker bundle (wrangler deploy --dry-run)", () => {
   let inputs: string[] = [];
 
   beforeAll(() => {
-    if (!existsSync(join(ROOT, "dist/client")))
-      execFileSync(node, [join(ROOT, "node_modules/vite/bin/vite.js"), "build", "--logLevel", "error"], {
-        cwd: ROOT,
-      });
+    buildClientIfMissing();
     const run = spawnSync(
       node,
       [
@@ -86,10 +83,7 @@ describe("client bundle (vite build)", () => {
   const list = join(ROOT, "dist/client-modules.json");
 
   beforeAll(() => {
-    if (!existsSync(list))
-      execFileSync(node, [join(ROOT, "node_modules/vite/bin/vite.js"), "build", "--logLevel", "error"], {
-        cwd: ROOT,
-      });
+    buildClientIfMissing("dist/client-modules.json");
   }, 120_000);
 
   const chunks = () => JSON.parse(readFileSync(list, "utf8")) as Chunk[];

@@ -1,17 +1,8 @@
-/**
- * What the home page loads before anything else (its HTML's script, module preloads and stylesheet):
- * no zod and no tool code, and a ceiling on its gzip JavaScript.
- *
- * Issue 10's target is 100 KB, and it is met: the app runs on Preact through preact/compat
- * (vite.config.ts), and the build measures 75 KB (Preact + react-router 36 KB, i18next +
- * react-i18next 21 KB, the entry with the router's DOM part and the language detector 14 KB, lucide
- * and the app 4 KB). On react-dom it was 133 KB. The ceiling below is the target.
- */
-import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
+import { buildClientIfMissing } from "../../scripts/stack.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const CLIENT = join(ROOT, "dist/client");
@@ -36,14 +27,8 @@ describe("home page first load (vite build)", () => {
   let modules: string[] = [];
 
   beforeAll(() => {
-    if (!existsSync(join(CLIENT, "index.html")) || !existsSync(join(ROOT, "dist/client-modules.json")))
-      execFileSync(
-        process.execPath,
-        [join(ROOT, "node_modules/vite/bin/vite.js"), "build", "--logLevel", "error"],
-        {
-          cwd: ROOT,
-        },
-      );
+    buildClientIfMissing();
+    buildClientIfMissing("dist/client-modules.json");
     files = firstLoadFiles(readFileSync(join(CLIENT, "index.html"), "utf8"));
     const chunks = JSON.parse(readFileSync(join(ROOT, "dist/client-modules.json"), "utf8")) as {
       file: string;
