@@ -16,6 +16,7 @@ import { apiErrorMessage, showErrorMessage } from "../../client/src/lib/show-err
 import { showToast } from "../../client/src/lib/toast-store";
 import tool, { PAGE_SIZES, type PageSizeChoice } from "./tool.ts";
 import "./markdown-to-pdf.css";
+import { formatCount } from "../../client/src/lib/format/number";
 
 /** The spec's download name when the server names none. */
 const DEFAULT_NAME = "converted.pdf";
@@ -84,7 +85,7 @@ export default function MarkdownToPdfScreen() {
             {
               id: "pages",
               label: shared("result.pages"),
-              value: new Intl.NumberFormat(language).format(pages),
+              value: formatCount(pages, language),
             },
           ]
         : []),

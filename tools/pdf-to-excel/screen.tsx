@@ -9,6 +9,7 @@ import { TaskResultPanel } from "../../client/src/components/tool/task-result-pa
 import { ToolShell } from "../../client/src/components/tool/tool-shell";
 import { downloadResult, useToolTask } from "../../client/src/components/tool/use-tool-task";
 import type { TaskResult } from "../../client/src/lib/contract";
+import { formatCount } from "../../client/src/lib/format/number";
 import { showErrorMessage } from "../../client/src/lib/show-error";
 import { showToast } from "../../client/src/lib/toast-store";
 import { PageRangeField } from "../pdf-to-jpg/page-range-field";
@@ -60,8 +61,7 @@ export default function PdfToExcelScreen() {
   };
 
   const resultFacts = (result: TaskResult): ResultFact[] => {
-    const number = (value: unknown) =>
-      new Intl.NumberFormat(language).format(typeof value === "number" ? value : 0);
+    const number = (value: unknown) => formatCount(typeof value === "number" ? value : 0, language);
     const { tables, numbers, dates, pages_converted, pages_without_text, repaired } = result.facts;
     return [
       { id: "converted", label: t("pagesConverted"), value: number(pages_converted) },

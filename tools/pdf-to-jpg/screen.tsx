@@ -9,6 +9,7 @@ import { TaskResultPanel } from "../../client/src/components/tool/task-result-pa
 import { ToolShell } from "../../client/src/components/tool/tool-shell";
 import { downloadResult, useToolTask } from "../../client/src/components/tool/use-tool-task";
 import type { TaskResult } from "../../client/src/lib/contract";
+import { formatCount } from "../../client/src/lib/format/number";
 import { showErrorMessage } from "../../client/src/lib/show-error";
 import { showToast } from "../../client/src/lib/toast-store";
 import { PageRangeField } from "./page-range-field";
@@ -68,7 +69,7 @@ export default function PdfToJpgScreen() {
 
   // What the result panel says of a finished conversion after file, pages and size: what was made.
   const resultFacts = (result: TaskResult): ResultFact[] => {
-    const number = (value: number) => new Intl.NumberFormat(language).format(value);
+    const number = (value: number) => formatCount(value, language);
     const { pages_rendered: rendered, images_extracted: extracted, dpi: used, repaired } = result.facts;
     return [
       ...(typeof rendered === "number"

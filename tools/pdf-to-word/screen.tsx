@@ -10,6 +10,7 @@ import { useToolTask } from "../../client/src/components/tool/use-tool-task";
 import { showApiError, showErrorMessage } from "../../client/src/lib/show-error";
 import tool from "./tool.ts";
 import "./pdf-to-word.css";
+import { formatCount } from "../../client/src/lib/format/number";
 
 /** What the result tells of the document made, in the order shown. */
 const COUNTED = ["headings", "tables", "images"] as const;
@@ -42,7 +43,7 @@ export default function PdfToWordPage() {
   };
 
   if (phase.name === "done") {
-    const number = (value: number) => new Intl.NumberFormat(language).format(value);
+    const number = (value: number) => formatCount(value, language);
     const { facts } = phase.result;
     const counted: ResultFact[] = COUNTED.flatMap((id) => {
       const value = facts[id];

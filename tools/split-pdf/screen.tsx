@@ -17,6 +17,7 @@ import { partsOfEvery, readRangesField } from "./page-picks";
 import { type SplitMode, SplitOptions } from "./split-options";
 import tool, { MAX_PAGES_PER_PART } from "./tool.ts";
 import "./split-pdf.css";
+import { formatCount } from "../../client/src/lib/format/number";
 
 /** "report.pdf: This PDF is protected with a password…" */
 function fileMessage(shared: TFunction, file: File, message: string): string {
@@ -77,7 +78,7 @@ export default function SplitPdfPage() {
 
   if (phase.name === "done") {
     const { parts, pages } = phase.result.facts;
-    const count = (value: unknown) => new Intl.NumberFormat(language).format(Number(value));
+    const count = (value: unknown) => formatCount(Number(value), language);
     const facts = [
       { id: "name", label: shared("result.fileName"), value: phase.result.filename },
       ...(typeof parts === "number" ? [{ id: "parts", label: t("parts"), value: count(parts) }] : []),

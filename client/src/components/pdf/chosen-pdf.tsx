@@ -3,6 +3,7 @@ import { formatFileSize } from "../../lib/format/file-size";
 import { Spinner } from "../spinner";
 import type { PdfAnalysis } from "./use-pdf-analysis";
 import "./chosen-pdf.css";
+import { formatCount } from "../../lib/format/number";
 
 interface ChosenPdfProps {
   readonly file: File;
@@ -32,7 +33,7 @@ export function ChosenPdf({ file, analysis, problem = null, disabled, onRemove }
   } else if (analysis.state === "ready") {
     const pages = t("chosenPdf.pages", {
       count: analysis.pages,
-      formatted: new Intl.NumberFormat(language).format(analysis.pages),
+      formatted: formatCount(analysis.pages, language),
     });
     status = analysis.repaired ? `${pages} · ${t("chosenPdf.repaired")}` : pages;
   } else if (analysis.state === "error" && problem === null) {

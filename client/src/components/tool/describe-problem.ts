@@ -3,6 +3,7 @@ import type { FileKind } from "../../lib/contract";
 import { formatLabel, formatsLabel } from "../../lib/files/file-formats";
 import type { FileProblem } from "../../lib/files/validate-files";
 import { formatFileSize, formatLimit } from "../../lib/format/file-size";
+import { formatCount } from "../../lib/format/number";
 
 type LimitProblem = Extract<FileProblem, { kind: "too-many" | "total-too-large" }>;
 type OwnProblem = Exclude<FileProblem, LimitProblem>;
@@ -71,8 +72,8 @@ export function describeProblems(problems: readonly FileProblem[], context: Refu
       countProblem.limit === 1
         ? t("errors.oneFileOnly", { names: list(overCount) })
         : t("errors.tooManyFiles", {
-            limit: new Intl.NumberFormat(language).format(countProblem.limit),
-            kept: new Intl.NumberFormat(language).format(kept),
+            limit: formatCount(countProblem.limit, language),
+            kept: formatCount(kept, language),
             names: list(overCount),
           }),
     );

@@ -2,6 +2,7 @@ import type { TFunction } from "i18next";
 import { type ReactNode, useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import type { TaskResult } from "../../lib/contract";
+import { formatCount } from "../../lib/format/number";
 import { Icon } from "../icon";
 import { announce } from "../live-announcer";
 
@@ -17,7 +18,7 @@ export function documentFacts(result: TaskResult, t: TFunction, language: string
   return [
     { id: "name", label: t("result.fileName"), value: result.filename },
     ...(typeof pages === "number"
-      ? [{ id: "pages", label: t("result.pages"), value: new Intl.NumberFormat(language).format(pages) }]
+      ? [{ id: "pages", label: t("result.pages"), value: formatCount(pages, language) }]
       : []),
   ];
 }

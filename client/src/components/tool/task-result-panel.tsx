@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { formatFileSize } from "../../lib/format/file-size";
+import { formatCount } from "../../lib/format/number";
 import { type ResultFact, ResultPanel } from "./result-panel";
 import { downloadResult, type TaskPhase } from "./use-tool-task";
 
@@ -27,7 +28,7 @@ export function TaskResultPanel({ phase, facts = [], deleteNow, onDeleted, ...pr
   const all: ResultFact[] = [
     { id: "name", label: t("result.fileName"), value: result.filename },
     ...(typeof pages === "number"
-      ? [{ id: "pages", label: t("result.pages"), value: new Intl.NumberFormat(language).format(pages) }]
+      ? [{ id: "pages", label: t("result.pages"), value: formatCount(pages, language) }]
       : []),
     { id: "size", label: t("result.size"), value: formatFileSize(result.new_size, t, language) },
     ...facts,
