@@ -42,8 +42,10 @@ function toolRegistry(): Plugin {
 }
 
 /**
- * Lists every chunk and its source modules in dist/client-modules.json (outside the served
- * folder), so a test can check that no container engine reaches the browser.
+ * Lists every chunk (its source modules, static imports and CSS) in dist/client-modules.json and
+ * every asset with its source files in dist/client-assets.json, outside the served folder: tests
+ * check that no container engine reaches the browser, and the prerender (scripts/page-preloads.ts)
+ * names the files a page will load.
  */
 function moduleList(): Plugin {
   return {
@@ -52,13 +54,29 @@ function moduleList(): Plugin {
     generateBundle(_options, bundle) {
       const chunks = Object.values(bundle).flatMap((item) =>
         item.type === "chunk"
-          ? [{ file: item.fileName, entry: item.isEntry, modules: Object.keys(item.modules) }]
+          ? [
+              {
+                file: item.fileName,
+                entry: item.isEntry,
+                facade: item.facadeModuleId,
+                imports: item.imports,
+                css: [...(item.viteMetadata?.importedCss ?? [])],
+                modules: Object.keys(item.modules),
+              },
+            ]
           : [],
+      );
+      const assets = Object.values(bundle).flatMap((item) =>
+        item.type === "asset" ? [{ file: item.fileName, sources: item.originalFileNames }] : [],
       );
       mkdirSync(fileURLToPath(new URL("./dist", import.meta.url)), { recursive: true });
       writeFileSync(
         fileURLToPath(new URL("./dist/client-modules.json", import.meta.url)),
         JSON.stringify(chunks),
+      );
+      writeFileSync(
+        fileURLToPath(new URL("./dist/client-assets.json", import.meta.url)),
+        JSON.stringify(assets),
       );
     },
   };

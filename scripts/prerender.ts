@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { build } from "vite";
-import { blogPostPath, blogTagPath, PATHS } from "../client/src/config/paths.ts";
+import { blogPostPath, blogTagPath, PATHS, toolPath } from "../client/src/config/paths.ts";
 import {
   type BlogPost,
   localDay,
@@ -23,9 +23,12 @@ import {
 import type { PageHead } from "../client/src/lib/page-head.ts";
 import { dataKey } from "../client/src/lib/prerendered-data.ts";
 import { LANGUAGE_CODES, type LanguageCode } from "../contract/languages.ts";
+import type { ToolId } from "../contract/tools.ts";
 import { staticHeadersFile } from "../worker/security-headers.ts";
+import { pagePreloads } from "./page-preloads.ts";
 import { siteOrigin } from "./site-origin.ts";
 import { localizedPath, type SitePage, sitePages } from "./site-pages.ts";
+import { toolCatalog } from "./tool-registry.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const CLIENT = join(ROOT, "dist/client");
@@ -75,7 +78,13 @@ function fillTemplate(
   entry: ServerEntry,
   template: string,
   page: SitePage,
-  rendered: { html: string; head: PageHead; namespaces: string[]; data: Readonly<Record<string, unknown>> },
+  rendered: {
+    html: string;
+    head: PageHead;
+    namespaces: string[];
+    data: Readonly<Record<string, unknown>>;
+    preloads: string;
+  },
 ): string {
   const root = [
     `<div id="root" data-path="${escapeAttribute(page.path)}" data-language="${page.language}"`,
@@ -85,6 +94,7 @@ function fillTemplate(
   return template
     .replace(/<html lang="[^"]*"/, `<html lang="${page.language}"`)
     .replace(/<title>[^<]*<\/title>/, entry.headHtml(rendered.head))
+    .replace("</head>", () => `${rendered.preloads}</head>`)
     .replace('<div id="root"></div>', () => root);
 }
 
@@ -147,6 +157,12 @@ export async function prerender(): Promise<number> {
   const inlined = inlineStylesheet(template);
 
   const entry = (await import(pathToFileURL(join(SERVER, "entry-server.js")).href)) as ServerEntry;
+  const preloads = pagePreloads(inlined.html);
+  const screens = new Map(
+    (await toolCatalog())
+      .filter((tool) => tool.state === "available")
+      .map((tool) => [toolPath(tool.id as ToolId), `tools/${tool.id}/screen.tsx`]),
+  );
   const origin = siteOrigin();
   const pages = await sitePages();
   const postsFile = join(ROOT, "content/blog/metadata.json");
@@ -163,7 +179,15 @@ export async function prerender(): Promise<number> {
     if (!head) throw new Error(`${page.path} rendered no page title (usePageMeta)`);
     const file = join(CLIENT, pageFile(page.path));
     mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, fillTemplate(entry, inlined.html, page, { ...rendered, head, data }));
+    const links = preloads.linksFor({
+      language: page.language,
+      namespaces: rendered.namespaces,
+      toolScreen: screens.get(page.route),
+    });
+    writeFileSync(
+      file,
+      fillTemplate(entry, inlined.html, page, { ...rendered, head, data, preloads: links }),
+    );
   }
   writeFileSync(join(CLIENT, "sitemap.xml"), sitemap(pages, origin));
   writeFileSync(join(CLIENT, "robots.txt"), robots(origin));

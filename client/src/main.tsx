@@ -12,6 +12,7 @@ import { AppShell } from "./app/app";
 import { reloadOnPreloadError } from "./app/preload-error";
 import { routes } from "./app/router";
 import i18next, { currentLanguage, i18nReady } from "./lib/i18n/i18n";
+import { yieldToMain } from "./lib/yield-to-main";
 
 reloadOnPreloadError();
 
@@ -39,6 +40,8 @@ async function start(root: HTMLElement) {
   }
   // Every string the page shows is loaded before hydrating, so the first client render matches.
   await i18next.loadNamespaces(root.dataset.namespaces?.split(" ").filter(Boolean) ?? []);
+  // Hydration gets a task of its own, apart from the scripts' evaluation and i18next's start.
+  await yieldToMain();
   hydrateRoot(root, app);
 }
 

@@ -5,12 +5,19 @@
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { toolPath } from "../../client/src/config/paths.ts";
 import { LANGUAGE_CODES, type LanguageCode } from "../../contract/languages.ts";
+import type { ToolId } from "../../contract/tools.ts";
 import { type SitePage, sitePages } from "../../scripts/site-pages.ts";
+import { toolCatalog } from "../../scripts/tool-registry.ts";
 import { launchChromium } from "./browser.ts";
 
 const siteUrl = inject("siteUrl");
 const pages = await sitePages();
+/** The routes of the tools people can use (a screen of their own). */
+const usable = new Set(
+  (await toolCatalog()).flatMap((tool) => (tool.state === "available" ? [toolPath(tool.id as ToolId)] : [])),
+);
 const INDIC_FONTS: Partial<Record<LanguageCode, string>> = {
   hi: "Noto Sans Devanagari",
   te: "Noto Sans Telugu",
@@ -170,6 +177,51 @@ describe.each([null, ...LANGUAGE_CODES])("every route in Chromium, prefix %s", (
       if (expected) expect([...fetched]).toContain(expected);
       for (const script of fetched) expect([expected, ...shown], script).toContain(script);
       expect(fontFiles.some((file) => file.includes("language-names-"))).toBe(true);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+/** The `<link rel="preload">` and `<link rel="modulepreload">` addresses of a served page. */
+function preloadsOf(html: string): string[] {
+  return [...html.matchAll(/<link rel="(?:module)?preload"[^>]* href="([^"]+)"/g)].flatMap((match) =>
+    match[1] ? [match[1]] : [],
+  );
+}
+
+describe("files a page announces (scripts/page-preloads.ts)", () => {
+  const toolPages = pages.filter((page) => usable.has(page.route) && page.path === page.route);
+
+  it("name its locale strings and, on a tool page, its screen's chunks, all served", async () => {
+    const base = preloadsOf(await (await fetch(`${siteUrl}/about`)).text());
+    for (const sitePage of [pages[0], ...toolPages].filter((page) => page !== undefined)) {
+      const announced = preloadsOf(await (await fetch(`${siteUrl}${sitePage.path}`)).text());
+      expect(
+        announced.some((href) => href.endsWith(".json")),
+        sitePage.path,
+      ).toBe(true);
+      for (const href of announced)
+        expect((await fetch(`${siteUrl}${href}`)).status, `${sitePage.path} ${href}`).toBe(200);
+      const screenChunks = announced.filter((href) => href.endsWith(".js") && !base.includes(href));
+      if (usable.has(sitePage.route)) expect(screenChunks.length, sitePage.path).toBeGreaterThan(0);
+    }
+  });
+
+  it("are each fetched once: the app's own requests reuse them", async () => {
+    const context = await browser.newContext({ locale: "en-US" });
+    try {
+      for (const path of [toolPages[0]?.path ?? "/tools", "/de"]) {
+        const announced = preloadsOf(await (await fetch(`${siteUrl}${path}`)).text());
+        const requested: string[] = [];
+        context.on("request", (request) => requested.push(new URL(request.url()).pathname));
+        const { page } = await visit(context, { path, route: path, language: path === "/de" ? "de" : "en" });
+        await page.waitForLoadState("networkidle");
+        for (const href of announced)
+          expect(requested.filter((url) => url === href).length, `${path} ${href}`).toBe(1);
+        context.removeAllListeners("request");
+        await page.close();
+      }
     } finally {
       await context.close();
     }

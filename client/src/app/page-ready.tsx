@@ -1,5 +1,6 @@
 import { type ComponentType, lazy, useEffect } from "react";
 import { useLocation } from "react-router";
+import { yieldToMain } from "../lib/yield-to-main";
 
 /**
  * Marks the document once the page in the main area has hydrated: `<html data-page-ready="/de/tools/merge-pdf">`.
@@ -27,9 +28,17 @@ export function pageWithReady<Props extends object>(Page: ComponentType<Props>):
   };
 }
 
-/** A page loaded on demand (its own chunk); the ready marker comes with it. */
+/**
+ * A page loaded on demand (its own chunk); the ready marker comes with it. Evaluating the chunk and
+ * rendering the page run as two tasks: when the chunk was preloaded (scripts/page-preloads.ts) the
+ * two together made one long task of ~110 ms on a mobile CPU (Lighthouse's 4× slowdown).
+ */
 export function lazyPage<Props extends object>(
   load: () => Promise<{ default: ComponentType<Props> }>,
 ): ComponentType<Props> {
-  return lazy(() => load().then((module) => ({ default: pageWithReady(module.default) })));
+  return lazy(async () => {
+    const module = await load();
+    await yieldToMain();
+    return { default: pageWithReady(module.default) };
+  });
 }
