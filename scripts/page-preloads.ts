@@ -9,6 +9,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
+import { localeSource } from "../client/src/lib/i18n/locale-files.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const CLIENT_ROOT = join(ROOT, "client");
@@ -23,13 +24,6 @@ interface Chunk {
 interface Asset {
   file: string;
   sources: string[];
-}
-
-/** Where a namespace's strings live (client/src/lib/i18n/i18n.ts emits each file as an asset). */
-function localeSource(language: string, namespace: string): string {
-  return namespace === "common"
-    ? `locales/${language}/common.json`
-    : `tools/${namespace}/locales/${language}.json`;
 }
 
 export interface PagePreloads {

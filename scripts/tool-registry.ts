@@ -5,7 +5,8 @@
  *   edge.ts        the engine the Worker runs (optional) → engines/generated/edge-engines.ts
  *   container.ts   the engine the converter runs         → engines/generated/container-engines.ts
  *   screen.tsx     the page (lazy, found by the client with import.meta.glob)
- *   locales/<lang>.json   its i18next namespace           → client/src/generated/tool-locales.ts (types)
+ *   locales/<lang>.json   its i18next namespace           → client/src/generated/tool-locales.ts (types),
+ *                         its name and description         → client/src/generated/tool-cards/<lang>.json
  * and, from the declarations' plain fields, a catalog without zod (client/src/generated/tool-catalog.ts)
  * that the client shell (routes, tool cards, prerendered pages) uses, so the home page's first load
  * carries no schema and no tool code.
@@ -17,6 +18,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { localeSource, TOOL_CARDS_NAMESPACE } from "../client/src/lib/i18n/locale-files.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
 /** Tool ids are kebab-case (they are URL segments, folder names and i18next namespaces). */
@@ -66,7 +68,41 @@ function engines(folders: readonly ToolFolder[], file: "edge" | "container", nam
 
 function localeTypes(folders: readonly ToolFolder[]): string {
   const entries = folders.map((f) => `  "${f.id}": typeof import("../../../tools/${f.id}/locales/en.json");`);
-  return `${HEADER}/** Each tool's i18next namespace, typed from its English file. */\nexport type ToolLocales = {\n${entries.join("\n")}\n};\n`;
+  const cards = folders.map((f) => `  "${f.id}": { name: string; description: string };`);
+  return [
+    `${HEADER}/** Each tool's i18next namespace, typed from its English file. */`,
+    `export type ToolLocales = {\n${entries.join("\n")}\n};`,
+    `/** The ${TOOL_CARDS_NAMESPACE} namespace: every tool's name and description (toolCards). */`,
+    `export type ToolCards = {\n${cards.join("\n")}\n};\n`,
+  ].join("\n");
+}
+
+/**
+ * Every tool's name and description in one language, from the tools' own locale files: a page of
+ * tool cards (home, tools index) loads this one file instead of one namespace per tool.
+ */
+function toolCards(root: string, folders: readonly ToolFolder[], language: string): string {
+  const cards = Object.fromEntries(
+    folders.map((f) => {
+      const strings = JSON.parse(
+        readFileSync(join(root, "tools", f.id, "locales", `${language}.json`), "utf8"),
+      ) as {
+        name: string;
+        description: string;
+      };
+      return [f.id, { name: strings.name, description: strings.description }];
+    }),
+  );
+  return `${JSON.stringify(cards, null, 2)}\n`;
+}
+
+/** The interface languages, as the shared locale folders list them (locales/<lang>/common.json). */
+function localeLanguages(root: string): string[] {
+  if (!existsSync(join(root, "locales"))) return [];
+  return readdirSync(join(root, "locales"), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(join(root, "locales", entry.name, "common.json")))
+    .map((entry) => entry.name)
+    .sort();
 }
 
 /** Writes a file only when its content changes (watchers then see nothing). */
@@ -84,6 +120,8 @@ export function writeToolRegistry(root = ROOT): ToolFolder[] {
   write(root, "engines/generated/edge-engines.ts", engines(folders, "edge", "EDGE_ENGINES"));
   write(root, "engines/generated/container-engines.ts", engines(folders, "container", "CONTAINER_ENGINES"));
   write(root, "client/src/generated/tool-locales.ts", localeTypes(folders));
+  for (const language of localeLanguages(root))
+    write(root, localeSource(language, TOOL_CARDS_NAMESPACE), toolCards(root, folders, language));
   return folders;
 }
 

@@ -126,8 +126,10 @@ describe("adding a tool", () => {
       cpSync(TOOLS_DIR, join(root, "tools"), { recursive: true });
       const folder = join(root, "tools", "rotate-pdf");
       mkdirSync(join(folder, "locales"), { recursive: true });
-      for (const file of ["tool.ts", "container.ts", "screen.tsx", "locales/en.json"])
-        writeFileSync(join(folder, file), "");
+      for (const file of ["tool.ts", "container.ts", "screen.tsx"]) writeFileSync(join(folder, file), "");
+      const strings = { name: "Rotate PDF", description: "Turn pages a quarter at a time." };
+      writeFileSync(join(folder, "locales/en.json"), JSON.stringify({ ...strings, angle: "Angle" }));
+      cpSync(join(ROOT, "locales/en"), join(root, "locales/en"), { recursive: true });
       const before = readdirSync(root).sort();
       const folders = writeToolRegistry(root);
       expect(folders.map((f) => f.id)).toContain("rotate-pdf");
@@ -145,6 +147,10 @@ describe("adding a tool", () => {
       expect(read("client/src/generated/tool-locales.ts")).toContain(
         '"rotate-pdf": typeof import("../../../tools/rotate-pdf/locales/en.json")',
       );
+      // The tool cards' file of each language carries its name and description (and nothing else).
+      const cards = JSON.parse(read("client/src/generated/tool-cards/en.json")) as Record<string, unknown>;
+      expect(cards["rotate-pdf"]).toEqual(strings);
+      expect(Object.keys(cards)).toEqual(folders.map((f) => f.id));
       // Only generated registries appeared beside tools/.
       expect(readdirSync(root).sort()).toEqual([...before, "client", "contract", "engines"].sort());
     } finally {

@@ -4,29 +4,32 @@ import { initReactI18next } from "react-i18next";
 import { FALLBACK_LANGUAGE, isLanguageCode, LANGUAGE_CODES, type LanguageCode } from "../contract";
 import { languageOfPath } from "./language-path";
 import { localeBackend } from "./locale-backend";
+import { localeSource, NAMESPACE } from "./locale-files";
 
-export const NAMESPACE = "common";
+export { NAMESPACE } from "./locale-files";
 
 /**
- * Shared strings (locales/<lang>/common.json) and each tool's own namespace
- * (tools/<id>/locales/<lang>.json), emitted as files of their own: a page loads only the
- * namespaces it shows, so tool text stays out of the home page. No third-party requests.
+ * Shared strings (locales/<lang>/common.json), every tool's card text (generated toolCards) and each
+ * tool's own namespace (tools/<id>/locales/<lang>.json), emitted as files of their own: a page loads
+ * only the namespaces it shows, so tool text stays out of the home page. No third-party requests.
  */
-const sharedFiles = import.meta.glob<string>("../../../../locales/*/common.json", {
-  query: "?url",
-  import: "default",
-  eager: true,
-});
-const toolFiles = import.meta.glob<string>("../../../../tools/*/locales/*.json", {
-  query: "?url",
-  import: "default",
-  eager: true,
-});
+const localeFiles = import.meta.glob<string>(
+  [
+    "../../../../locales/*/common.json",
+    "../../../../tools/*/locales/*.json",
+    "../../generated/tool-cards/*.json",
+  ],
+  { query: "?url", import: "default", eager: true },
+);
+/** A glob key ("../../../../locales/en/common.json", "../../generated/…") as a path from the repository root. */
+function repositoryPath(key: string): string {
+  const path = key.replace(/^(\.\.\/)+/, "");
+  return path.startsWith("generated/") ? `client/src/${path}` : path;
+}
+const byRepositoryPath = new Map(Object.entries(localeFiles).map(([key, url]) => [repositoryPath(key), url]));
 
 function localeUrl(language: string, namespace: string): string | undefined {
-  return namespace === NAMESPACE
-    ? sharedFiles[`../../../../locales/${language}/${namespace}.json`]
-    : toolFiles[`../../../../tools/${namespace}/locales/${language}.json`];
+  return byRepositoryPath.get(localeSource(language, namespace));
 }
 
 /** The first path segment, when it is a supported language (checked before every other source). */
