@@ -94,6 +94,11 @@ describe("served HTML of every page", () => {
       for (const tag of ["og:title", "og:description", "og:url", "twitter:card", "twitter:title"])
         expect(html, `${sitePage.path} ${tag}`).toContain(`"${tag}"`);
       expect(html, sitePage.path).not.toMatch(/<script>/);
+      // The language selector is sent with the page's own language only (app/language-select.tsx).
+      const languageSelect = /<select[^>]*data-testid="language-select"[^>]*>(.*?)<\/select>/.exec(html)?.[1];
+      expect(languageSelect?.match(/<option [^>]*value="(\w+)"/g), sitePage.path).toEqual([
+        expect.stringContaining(`value="${sitePage.language}"`),
+      ]);
     }
   });
 
