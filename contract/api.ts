@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { errorBodySchema, errorCodeSchema } from "./errors.ts";
-import { TOOL_IDS, type ToolId } from "./tools.ts";
+import { TOOL_FOLDER_IDS } from "./generated/tool-ids.ts";
 
 /**
  * Task ids are 128 random bits (22 base64url characters) followed by a 96-bit tag (16 characters),
@@ -10,7 +10,7 @@ import { TOOL_IDS, type ToolId } from "./tools.ts";
 export const TASK_ID_PATTERN = /^[A-Za-z0-9_-]{38}$/;
 export const taskIdSchema = z.string().regex(TASK_ID_PATTERN);
 
-export const toolIdSchema = z.enum(TOOL_IDS as [ToolId, ...ToolId[]]);
+export const toolIdSchema = z.enum(TOOL_FOLDER_IDS);
 export const taskTypeSchema = z.enum(["pdf", "image"]);
 
 /**

@@ -1,7 +1,8 @@
 /**
  * Writes the registries derived from the tool folders, so that adding a tool means adding a folder
  * under tools/ and nothing else. A folder `tools/<id>/` holds:
- *   tool.ts        the declaration (every runtime)      → contract/generated/tool-declarations.ts
+ *   tool.ts        the declaration (every runtime)      → contract/generated/tool-declarations.ts,
+ *                                                          its id → contract/generated/tool-ids.ts
  *   edge.ts        the engine the Worker runs (optional) → engines/generated/edge-engines.ts
  *   container.ts   the engine the converter runs         → engines/generated/container-engines.ts
  *   screen.tsx     the page (lazy, found by the client with import.meta.glob)
@@ -55,6 +56,15 @@ function declarations(folders: readonly ToolFolder[]): string {
   );
   const list = folders.map((f) => `  ${identifier(f.id, "Tool")},`);
   return `${HEADER}${imports.join("\n")}\n\nexport const TOOL_DECLARATIONS = [\n${list.join("\n")}\n] as const;\n`;
+}
+
+/**
+ * The ids alone, for schemas that name a tool (contract/api.ts): a client that parses a task status
+ * then needs no tool declaration (each brings its own zod schemas).
+ */
+function toolIds(folders: readonly ToolFolder[]): string {
+  const ids = folders.map((f) => `  "${f.id}",`);
+  return `${HEADER}export const TOOL_FOLDER_IDS = [\n${ids.join("\n")}\n] as const;\n`;
 }
 
 function engines(folders: readonly ToolFolder[], file: "edge" | "container", name: string): string {
@@ -117,6 +127,7 @@ function write(root: string, relative: string, content: string): void {
 export function writeToolRegistry(root = ROOT): ToolFolder[] {
   const folders = listToolFolders(root);
   write(root, "contract/generated/tool-declarations.ts", declarations(folders));
+  write(root, "contract/generated/tool-ids.ts", toolIds(folders));
   write(root, "engines/generated/edge-engines.ts", engines(folders, "edge", "EDGE_ENGINES"));
   write(root, "engines/generated/container-engines.ts", engines(folders, "container", "CONTAINER_ENGINES"));
   write(root, "client/src/generated/tool-locales.ts", localeTypes(folders));

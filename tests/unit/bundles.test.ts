@@ -6,7 +6,7 @@
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TOOL_IDS, TOOLS } from "../../contract/index.ts";
 import { buildClientIfMissing, offlineWranglerEnv } from "../../scripts/stack.ts";
@@ -78,6 +78,8 @@ describe("client bundle (vite build)", () => {
   interface Chunk {
     file: string;
     entry: boolean;
+    facade: string | null;
+    imports: string[];
     modules: string[];
   }
   const list = join(ROOT, "dist/client-modules.json");
@@ -112,5 +114,40 @@ describe("client bundle (vite build)", () => {
       .filter((path) => path.endsWith("/screen.tsx"));
     const available = TOOL_IDS.filter((id) => TOOLS[id].available);
     expect(screens.sort()).toEqual(available.map((id) => `tools/${id}/screen.tsx`).sort());
+  });
+
+  it("gives a single-tool screen its own declaration only, not every tool's schemas", () => {
+    const all = chunks();
+    const byFile = new Map(all.map((chunk) => [chunk.file, chunk]));
+    /** The source modules a screen's chunk brings, with every chunk it imports. */
+    const loaded = (screen: Chunk): string[] => {
+      const seen = new Set<string>();
+      const visit = (file: string) => {
+        if (seen.has(file)) return;
+        seen.add(file);
+        for (const imported of byFile.get(file)?.imports ?? []) visit(imported);
+      };
+      visit(screen.file);
+      return [...seen].flatMap((file) => {
+        const chunk = byFile.get(file);
+        return chunk ? relativeModules(chunk) : [];
+      });
+    };
+    const pdfScreens = all.filter((chunk) =>
+      TOOL_IDS.some(
+        (id) => TOOLS[id].category === "pdf" && chunk.facade === join(ROOT, `tools/${id}/screen.tsx`),
+      ),
+    );
+    expect(pdfScreens.length).toBeGreaterThan(0);
+    for (const screen of pdfScreens) {
+      const modules = loaded(screen);
+      const declarations = modules.filter((path) => /^tools\/[^/]+\/tool\.ts$/.test(path));
+      // Its own, and that of a tool whose parts it borrows (PDF to Excel: PDF to JPG's page ranges).
+      expect(declarations, screen.facade ?? screen.file).toContain(
+        relative(ROOT, (screen.facade ?? "").replace(/screen\.tsx$/, "tool.ts")),
+      );
+      expect(declarations.length, screen.facade ?? screen.file).toBeLessThanOrEqual(2);
+      expect(modules, screen.facade ?? screen.file).not.toContain("contract/tools.ts");
+    }
   });
 });

@@ -27,9 +27,7 @@ export default function CompressPdfPage() {
   const { file, setFile, analysis } = usePickedPdf();
   const [level, setLevel] = useState<Level>("medium");
   // On error the file stays selected so the user can retry.
-  const task = useToolTask(tool.id, (error) =>
-    showApiError(shared, shared("errors.compressionFailed"), error),
-  );
+  const task = useToolTask(tool, (error) => showApiError(shared, shared("errors.compressionFailed"), error));
   const { phase, busy } = task;
 
   const startOver = () => {

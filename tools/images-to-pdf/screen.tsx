@@ -31,7 +31,7 @@ export default function ImagesToPdfPage() {
   const [orientation, setOrientation] = useState<Orientation>("portrait");
   const { problemOf, markProblem, clearProblem } = useFileProblem(items);
   // On error the images stay chosen so the user can retry; an image the server names is marked.
-  const task = useToolTask(tool.id, (error) => {
+  const task = useToolTask(tool, (error) => {
     const message = shared(error.localeKey);
     const item = error.fileIndex === null ? undefined : items[error.fileIndex];
     if (item) markProblem(item.id, message);

@@ -54,7 +54,7 @@ export default function MarkdownToPdfScreen() {
     return file === null ? message : shared("errors.fileProblem", { name: file.name, message });
   };
   // On error the file stays chosen so the user can retry.
-  const task = useToolTask(tool.id, (error) =>
+  const task = useToolTask(tool, (error) =>
     showToast({
       variant: "destructive",
       title: shared("errors.markdownConversionFailed"),

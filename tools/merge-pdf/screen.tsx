@@ -27,7 +27,7 @@ export default function MergePdfPage() {
   const [items, setItems] = useState<ChosenFile[]>([]);
   const [problem, setProblem] = useState<{ id: string; message: string } | null>(null);
   // On error the files stay selected so the user can retry; a file the server names is marked.
-  const task = useToolTask(tool.id, (error) => {
+  const task = useToolTask(tool, (error) => {
     const item = error.fileIndex === null ? undefined : items[error.fileIndex];
     if (item === undefined) {
       showApiError(shared, shared("errors.mergeFailed"), error);

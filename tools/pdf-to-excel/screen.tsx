@@ -31,7 +31,7 @@ export default function PdfToExcelScreen() {
   const { file, setFile, analysis, describe } = usePickedPdf();
   const [contents, setContents] = useState<Contents>("tables");
   const pages = analysis.state === "ready" ? analysis.pages : null;
-  const task = useToolTask(tool.id, (error) =>
+  const task = useToolTask(tool, (error) =>
     showToast({ variant: "destructive", title: t("failed"), description: describe(error) }),
   );
   const { phase, busy } = task;

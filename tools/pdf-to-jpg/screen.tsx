@@ -30,7 +30,7 @@ export default function PdfToJpgScreen() {
   const [mode, setMode] = useState<Mode>("convert-pages");
   const [dpi, setDpi] = useState<Resolution>(DEFAULT_RESOLUTION);
   const pages = analysis.state === "ready" ? analysis.pages : null;
-  const task = useToolTask(tool.id, (error) =>
+  const task = useToolTask(tool, (error) =>
     showToast({
       variant: "destructive",
       title: shared("errors.pdfToJpgFailed"),

@@ -24,9 +24,7 @@ export default function PdfToWordPage() {
   const { t: shared } = useTranslation();
   const language = i18n.resolvedLanguage ?? "en";
   const { file, setFile, analysis } = usePickedPdf();
-  const task = useToolTask(tool.id, (error) =>
-    showApiError(shared, shared("errors.conversionFailed"), error),
-  );
+  const task = useToolTask(tool, (error) => showApiError(shared, shared("errors.conversionFailed"), error));
   const { phase, busy } = task;
 
   const pick = (next: File | null) => {

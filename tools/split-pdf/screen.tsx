@@ -49,7 +49,7 @@ export default function SplitPdfPage() {
   });
 
   // The file stays chosen on error so the user can change the options and retry.
-  const task = useToolTask(tool.id, (error) => {
+  const task = useToolTask(tool, (error) => {
     if (error.fileIndex !== 0 || file === null) {
       showApiError(shared, t("failed"), error);
       return;

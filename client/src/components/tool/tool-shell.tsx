@@ -1,7 +1,8 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { PATHS } from "../../config/paths";
-import { TOOLS, type ToolId } from "../../lib/contract";
+import type { ToolId } from "../../lib/contract";
+import { catalogTool } from "../../lib/tool-catalog";
 import { usePageMeta } from "../../lib/use-page-meta";
 import { LocalizedLink } from "../localized-link";
 
@@ -23,7 +24,7 @@ export function ToolShell({ toolId, children }: { toolId: ToolId; children?: Rea
       </header>
       {/* Takes the focus when the control that had it goes away (see FileDropzone). */}
       <div className="tool-page__body" tabIndex={-1} data-focus-fallback>
-        {TOOLS[toolId].available && children ? children : <UnavailableNotice />}
+        {catalogTool(toolId).state === "available" && children ? children : <UnavailableNotice />}
       </div>
     </div>
   );

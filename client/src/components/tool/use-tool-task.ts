@@ -4,8 +4,8 @@ import { freeConversionsUsedUpToday } from "../../config/free-conversions";
 import { type ApiError, toApiError } from "../../lib/api/api-error";
 import { deleteTask } from "../../lib/api/delete-task";
 import { pollTask } from "../../lib/api/poll-task";
-import { startTask } from "../../lib/api/start-task";
-import { type TaskResult, TOOLS, type ToolId } from "../../lib/contract";
+import { startTask, type TaskTool } from "../../lib/api/start-task";
+import type { TaskResult } from "../../lib/contract";
 import { recordConversion } from "../../lib/free-conversions/free-conversions";
 import { awaitFreeToolAccess } from "../../lib/free-conversions/free-tool-access";
 import { showApiError } from "../../lib/show-error";
@@ -32,7 +32,7 @@ function isAbort(error: unknown): boolean {
  * function that stops the upload or the polling.
  */
 export function runTask(
-  toolId: ToolId,
+  tool: TaskTool,
   files: readonly File[],
   fields: Readonly<Record<string, string>>,
   handlers: { onPhase: (phase: TaskPhase) => void; onError: (error: ApiError) => void },
@@ -44,7 +44,7 @@ export function runTask(
     onPhase({ name: "uploading", percent: 0 });
     let taskId: string;
     try {
-      taskId = await startTask(toolId, files, fields, {
+      taskId = await startTask(tool, files, fields, {
         signal: controller.signal,
         onUploadProgress: (percent) => onPhase({ name: "uploading", percent }),
       });
@@ -55,7 +55,7 @@ export function runTask(
     }
     if (controller.signal.aborted) return;
     onPhase({ name: "processing", percent: 0, queued: false });
-    stopPolling = pollTask(taskId, TOOLS[toolId].taskType, {
+    stopPolling = pollTask(taskId, tool.category, {
       onProgress: (status) =>
         onPhase({
           name: "processing",
@@ -79,9 +79,9 @@ export function runTask(
  * Runs one task of a tool: first the Free Tool Access gate, then upload (with CSRF), poll until SUCCESS
  * or FAILURE, keep the result, delete it on request. Busy always ends on error; the error goes to `onError` to be shown.
  */
-export function useToolTask(toolId: ToolId, onError: (error: ApiError) => void) {
+export function useToolTask(tool: TaskTool, onError: (error: ApiError) => void) {
   const { t } = useTranslation();
-  const taskType = TOOLS[toolId].taskType;
+  const taskType = tool.category;
   const [phase, setPhase] = useState<TaskPhase>({ name: "idle" });
   const stop = useRef<(() => void) | null>(null);
   const onErrorRef = useRef(onError);
@@ -98,7 +98,7 @@ export function useToolTask(toolId: ToolId, onError: (error: ApiError) => void) 
     async (files: readonly File[], fields: Readonly<Record<string, string>> = {}) => {
       cancel();
       if (!(await awaitFreeToolAccess(freeConversionsUsedUpToday))) return;
-      stop.current = runTask(toolId, files, fields, {
+      stop.current = runTask(tool, files, fields, {
         onPhase: setPhase,
         onError: (error) => {
           setPhase({ name: "idle" });
@@ -106,7 +106,7 @@ export function useToolTask(toolId: ToolId, onError: (error: ApiError) => void) 
         },
       });
     },
-    [cancel, toolId],
+    [cancel, tool],
   );
 
   const reset = useCallback(() => {

@@ -84,7 +84,7 @@ export function useBatchTasks(toolId: ToolId) {
           showErrorMessage(t, t("errors.fileProblem", { name: item.file.name, message }));
           finish();
         };
-        const stop = runTask(toolId, [item.file], fields, {
+        const stop = runTask(TOOLS[toolId], [item.file], fields, {
           onPhase: (phase) => {
             update(item.id, phase);
             if (phase.name === "done") finish();

@@ -1,4 +1,12 @@
-import { declarationOf, type ToolId, taskStartResponseSchema } from "../contract";
+import { type ToolDeclaration, type ToolId, taskStartResponseSchema } from "../contract";
+
+/** What starting and following a tool's task needs of its declaration (a screen passes its own). */
+export interface TaskTool {
+  readonly id: ToolId;
+  readonly category: ToolDeclaration["category"];
+  readonly endpoint: ToolDeclaration["endpoint"];
+}
+
 import { ApiError, errorFromResponse, parseJson } from "./api-error";
 import { withCsrf } from "./csrf";
 
@@ -53,12 +61,12 @@ function upload(
  * option fields and the files under the tool's file field, in order. Resolves with the task id.
  */
 export function startTask(
-  toolId: ToolId,
+  tool: TaskTool,
   files: readonly File[],
   fields: Readonly<Record<string, string>> = {},
   options: StartTaskOptions = {},
 ): Promise<string> {
-  const { endpoint } = declarationOf(toolId);
+  const { endpoint } = tool;
   const build = () => {
     const form = new FormData();
     for (const [name, value] of Object.entries({ ...fields, ...endpoint.fields })) form.append(name, value);
