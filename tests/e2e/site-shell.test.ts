@@ -93,6 +93,22 @@ describe("header", () => {
     await page.context().close();
   });
 
+  it("leaves the first load where the visitor scrolled, and goes to the top after a route change", async () => {
+    const page = await newPage();
+    await page.goto(`${siteUrl}/`);
+    await page.evaluate(() => window.scrollTo(0, 300));
+    // Spec §9's scroll comes 100 ms after a route change; the first load is not one.
+    await page.waitForTimeout(600);
+    expect(await page.evaluate(() => window.scrollY)).toBe(300);
+    await page
+      .locator(".site-footer")
+      .getByRole("link", { name: translator("en")("footer.company.about") })
+      .click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe("/about");
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+    await page.context().close();
+  });
+
   it("on a phone, closes the menu when a language or a link is picked", async () => {
     const t = translator("de");
     const page = await newPage();

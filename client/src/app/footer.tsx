@@ -1,4 +1,4 @@
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation } from "react-router";
 import { LocalizedLink } from "../components/localized-link";
@@ -38,11 +38,16 @@ const GROUPS = [
   },
 ] as const;
 
-/** After a route change: smooth scroll to the linked section, or to the top. */
+/**
+ * After a route change: smooth scroll to the linked section, or to the top. Not on the first load: the
+ * browser has placed the page already (at its hash, or where the visitor has scrolled to meanwhile).
+ */
 function useScrollOnRouteChange() {
   const { pathname, hash } = useLocation();
-  // biome-ignore lint/correctness/useExhaustiveDependencies: pathname is the trigger (every route change)
+  const placed = useRef(`${pathname}${hash}`);
   useEffect(() => {
+    if (placed.current === `${pathname}${hash}`) return;
+    placed.current = `${pathname}${hash}`;
     const timer = setTimeout(() => {
       const target = hash ? document.getElementById(decodeURIComponent(hash.slice(1))) : null;
       if (target) target.scrollIntoView({ behavior: "smooth", block: "start" });
