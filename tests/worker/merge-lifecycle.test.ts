@@ -6,6 +6,7 @@ import {
   downloadPath,
   FILE_KINDS,
   statusPath,
+  type TaskStatus,
   TOOLS,
   taskPath,
 } from "../../contract/index.ts";
@@ -32,16 +33,19 @@ async function mergeSixtyPages(client: ApiClient) {
 describe("merge through the real converter", () => {
   it("runs PENDING → PROGRESS → SUCCESS with the page count of all files", async () => {
     const client = new ApiClient();
-    const { taskId, seen, files } = await mergeSixtyPages(client);
+    const underWay = (statuses: readonly TaskStatus[]) =>
+      statuses.some(
+        (s) => (s.state === "STARTED" || s.state === "PROGRESS") && s.progress > 0 && s.progress < 100,
+      );
+    // The job is seen under way: the client's first status request races the job, which can end
+    // first on a loaded machine, so up to three merges are run until one is watched from its start.
+    let run = await mergeSixtyPages(client);
+    for (let retry = 0; retry < 2 && !underWay(run.seen); retry++) run = await mergeSixtyPages(client);
+    const { taskId, seen, files } = run;
     const last = seen.at(-1);
     expect(last?.state, JSON.stringify(last?.error)).toBe("SUCCESS");
-    // The job was seen under way (the converter's work takes far longer than one poll), and its
-    // progress never went backwards.
-    expect(
-      seen.some(
-        (s) => (s.state === "STARTED" || s.state === "PROGRESS") && s.progress > 0 && s.progress < 100,
-      ),
-    ).toBe(true);
+    expect(underWay(seen)).toBe(true);
+    // Its progress never went backwards.
     const progress = seen.map((s) => s.progress);
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
     expect(last?.progress).toBe(100);
