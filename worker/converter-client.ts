@@ -6,7 +6,6 @@ import {
   CONVERTER_JOB_PATH,
   CONVERTER_SECRET_HEADER,
   CONVERTER_STREAM_TYPE,
-  encodeJobStream,
   errorEnvelopeSchema,
   FILE_KINDS,
   type FileKind,
@@ -16,20 +15,20 @@ import {
   type InspectPdfResponse,
   inspectPdfResponseSchema,
   type JobFacts,
+  type JobStreamFile,
+  jobStreamLength,
   outputFrameSchema,
   type ToolId,
+  writeJobStream,
 } from "../contract/index.ts";
 import { CONVERTER_INSTANCES } from "./converter-container.ts";
 import type { Env } from "./env.ts";
 
-/** One job input, opened only when the request body reaches it. */
-export interface ConverterInput {
-  /** The user's file name: merge titles bookmarks with it; the converter never logs it. */
-  readonly name: string;
-  readonly kind: FileKind;
-  readonly size: number;
-  open(): Promise<ReadableStream<Uint8Array>>;
-}
+/**
+ * One job input, opened only when the request body reaches it. Its `name` is the user's file name:
+ * merge titles bookmarks with it; the converter never logs it.
+ */
+export type ConverterInput = JobStreamFile;
 
 /** An output file as announced by the converter, before its bytes. */
 export interface ConverterFileMeta {
@@ -159,17 +158,19 @@ export function converterClient(transport: Transport, secret: string): Converter
   const auth = { [CONVERTER_SECRET_HEADER]: secret };
   return {
     async runJob(tool, options, inputs, handlers) {
-      const job = encodeJobStream(options, inputs);
+      const body = new FixedLengthStream(jobStreamLength(options, inputs));
+      // A failed input aborts the body, so the request fails instead of waiting for bytes.
+      writeJobStream(body.writable, options, inputs).catch(() => undefined);
       const response = await call(transport, `${CONVERTER_JOB_PATH}/${tool}`, {
         method: "POST",
         headers: auth,
-        body: fixedLength(job.body, job.length),
+        body: body.readable,
       });
       return readJobStream(response, handlers);
     },
 
     async inspectPdf(pdf) {
-      const body = fixedLength(await pdf.open(), pdf.size);
+      const body = fixedLength((await pdf.open()).body, pdf.size);
       const response = await call(transport, CONVERTER_INSPECT_PDF_PATH, {
         method: "POST",
         headers: { ...auth, "Content-Type": FILE_KINDS.pdf.mime },

@@ -125,7 +125,10 @@ export async function runJob(task: TaskRecord, deps: JobDeps, progress: Progress
       name: input.name,
       kind: input.kind,
       size: input.size,
-      open: async () => (await openInput(deps.files, input)).body,
+      open: async () => {
+        const object = await openInput(deps.files, input);
+        return { body: object.body, size: object.size };
+      },
     })),
     {
       onProgress: (percent) => progress(JOB_PROGRESS.converting + Math.round((percent * span) / 100)),

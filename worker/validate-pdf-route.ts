@@ -36,7 +36,7 @@ export const validatePdfRoute: Handler<AppEnv> = async (c) => {
       async open() {
         const object = await bucket.get(pdf.key);
         if (object === null) throw new Error("The uploaded PDF vanished from R2");
-        return object.body;
+        return { body: object.body, size: object.size };
       },
     };
     const converter = createConverterClient(c.env);

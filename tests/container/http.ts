@@ -6,12 +6,12 @@ import {
   CONVERTER_SECRET_HEADER,
   CONVERTER_STREAM_TYPE,
   type ErrorBody,
-  encodeJobStream,
   errorEnvelopeSchema,
   type FileKind,
   FrameReader,
   type JobFacts,
   outputFrameSchema,
+  writeJobStream,
 } from "../../contract/index.ts";
 
 /** The secret the test converters are started with. */
@@ -37,16 +37,20 @@ export async function jobBody(
   options: unknown,
   files: readonly JobFileSpec[],
 ): Promise<Uint8Array<ArrayBuffer>> {
-  const { body } = encodeJobStream(
+  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+  const written = writeJobStream(
+    writable,
     options,
     files.map((file) => ({
       name: file.name,
       kind: file.kind,
       size: file.bytes.length,
-      open: async () => new Blob([new Uint8Array(file.bytes)]).stream(),
+      open: async () => ({ body: new Blob([new Uint8Array(file.bytes)]).stream(), size: file.bytes.length }),
     })),
   );
-  return new Uint8Array(await new Response(body).arrayBuffer());
+  const body = new Uint8Array(await new Response(readable).arrayBuffer());
+  await written;
+  return body;
 }
 
 export async function postJob(

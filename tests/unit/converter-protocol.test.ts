@@ -1,13 +1,15 @@
 import { describe, expect, it } from "vitest";
 import {
   encodeFrame,
-  encodeJobStream,
   FrameReader,
   inputFileFrameSchema,
+  type JobStreamFile,
   jobFrameSchema,
+  jobStreamLength,
   TOOL_IDS,
   TOOLS,
   TruncatedStreamError,
+  writeJobStream,
 } from "../../contract/index.ts";
 
 /** A stream giving `bytes` in pieces of `size` bytes: frame boundaries fall anywhere. */
@@ -33,20 +35,28 @@ async function bytesOf(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> 
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
+/** The job stream of `files` as written by writeJobStream, and its announced length. */
+async function encodeJob(options: unknown, files: readonly JobStreamFile[]) {
+  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+  const written = writeJobStream(writable, options, files);
+  const [bytes] = await Promise.all([bytesOf(readable), written]);
+  return { bytes, length: jobStreamLength(options, files) };
+}
+
 describe("converter job stream codec", () => {
   it("round-trips a job: header, options, files byte for byte, whatever the chunking", async () => {
     // A file containing newlines and JSON-like bytes must not confuse the reader.
     const files = [pattern(9_000, 1), new TextEncoder().encode('{"type":"file"}\n\n'), new Uint8Array(0)];
-    const job = encodeJobStream(
+    const job = await encodeJob(
       { quality: "high" },
       files.map((bytes, i) => ({
         name: `f\n${i}.pdf`,
         kind: "pdf" as const,
         size: bytes.length,
-        open: async () => chunked(bytes, 1000),
+        open: async () => ({ body: chunked(bytes, 1000), size: bytes.length }),
       })),
     );
-    const encoded = await bytesOf(job.body);
+    const encoded = job.bytes;
     expect(encoded.length).toBe(job.length);
     for (const size of [1, 7, 4096, encoded.length]) {
       const reader = new FrameReader(chunked(encoded, size));
@@ -75,10 +85,15 @@ describe("converter job stream codec", () => {
 
   it("refuses an input longer or shorter than announced", async () => {
     for (const actual of [9, 11]) {
-      const job = encodeJobStream({}, [
-        { name: "a", kind: "pdf", size: 10, open: async () => chunked(new Uint8Array(actual), 3) },
+      const job = encodeJob({}, [
+        {
+          name: "a",
+          kind: "pdf",
+          size: 10,
+          open: async () => ({ body: chunked(new Uint8Array(actual), 3), size: actual }),
+        },
       ]);
-      await expect(bytesOf(job.body)).rejects.toThrow(/announced/);
+      await expect(job).rejects.toThrow(/announced/);
     }
   });
 

@@ -19,7 +19,12 @@ import { JOB_PROGRESS, type TaskRecord } from "../../worker/task-record.ts";
 import { makePdf } from "./fixtures.ts";
 
 function pdfInput(bytes: Uint8Array, name = "a.pdf"): ConverterInput {
-  return { name, kind: "pdf", size: bytes.length, open: async () => new Blob([bytes]).stream() };
+  return {
+    name,
+    kind: "pdf",
+    size: bytes.length,
+    open: async () => ({ body: new Blob([bytes]).stream(), size: bytes.length }),
+  };
 }
 
 const ignore = { onProgress: () => {}, onFile: async (_: unknown, body: ReadableStream) => body.cancel() };
