@@ -2,7 +2,7 @@
  * Receives a job's inputs (contract/converter.ts job stream) into the job's directory, checked
  * against the tool's declaration while streaming: declared size first (before any byte is read),
  * then each file's announced size, its kind from its first bytes, and the options once with the
- * tool's schema. Nothing but a file's first SNIFF_BYTES is held in memory.
+ * tool's schema. Nothing but a file's first SNIFF_BYTES and a write batch (WRITE_BATCH_BYTES) is held in memory.
  */
 import { open } from "node:fs/promises";
 import { join } from "node:path";
@@ -129,11 +129,25 @@ export async function receiveBody(request: Request, size: number, path: string):
   }
 }
 
+/**
+ * Bytes gathered before one write to disk: the Worker's pipe arrives in pieces of 4–64 KB, and one
+ * awaited write per piece took 117–172 ms of the 240–380 ms a 6.5 MB input needed to arrive.
+ */
+const WRITE_BATCH_BYTES = 1024 * 1024;
+
 /** Writes a stream to a new file and returns its first SNIFF_BYTES. */
 async function writeFile(body: ReadableStream<Uint8Array>, path: string): Promise<Uint8Array> {
   const handle = await open(path, "wx", 0o600);
   const head = new Uint8Array(SNIFF_BYTES);
   let headLength = 0;
+  let batch: Uint8Array[] = [];
+  let batchBytes = 0;
+  const flush = async () => {
+    const pieces = batch;
+    batch = [];
+    batchBytes = 0;
+    if (pieces.length > 0) await handle.writev(pieces);
+  };
   const reader = body.getReader();
   try {
     for (let next = await reader.read(); !next.done; next = await reader.read()) {
@@ -143,8 +157,11 @@ async function writeFile(body: ReadableStream<Uint8Array>, path: string): Promis
         head.set(chunk.subarray(0, take), headLength);
         headLength += take;
       }
-      await handle.write(chunk);
+      batch.push(chunk);
+      batchBytes += chunk.length;
+      if (batchBytes >= WRITE_BATCH_BYTES) await flush();
     }
+    await flush();
   } finally {
     await handle.close();
   }

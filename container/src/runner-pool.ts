@@ -134,10 +134,12 @@ export class RunnerPool {
   }
 
   #afterJob(runner: Runner): void {
-    if (runner.alive && runner.residentMb() <= this.limits.memoryMb * RECYCLE_SHARE) {
+    const residentMb = runner.alive ? runner.residentMb() : 0;
+    if (runner.alive && residentMb <= this.limits.memoryMb * RECYCLE_SHARE) {
       this.#giveBack(runner);
       return;
     }
+    if (runner.alive) this.#log(`runner replaced: ${Math.round(residentMb)} MB resident after its job`);
     runner.kill();
     this.#runners.delete(runner);
     void this.#spawn(true);

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type * as mupdf from "mupdf";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { maxJobBytes } from "../../container/src/job-input.ts";
 import { type RunningConverter, startConverter } from "../../container/src/server.ts";
@@ -12,7 +13,7 @@ import {
   encodeFrame,
   errorEnvelopeSchema,
 } from "../../contract/index.ts";
-import { halfTransparentPng, openPdf, pageText, pageTexts, textPdf } from "./fixtures.ts";
+import { halfTransparentPng, heavyPdf, openPdf, pageText, pageTexts, textPdf } from "./fixtures.ts";
 import {
   AUTH,
   jobError,
@@ -121,6 +122,19 @@ describe("converter protocol", () => {
     expect(jobDirs()).toEqual([]);
     await jobOutput(await postJob(converter.url, "merge-pdf", {}, files));
     expect(logs.filter((line) => line.startsWith("merge-pdf ok"))).toHaveLength(1);
+  });
+
+  it("receives inputs of several megabytes byte for byte (written to disk in batches)", async () => {
+    const converter = await converterWith({ concurrency: 1 });
+    const heavy = heavyPdf(3, 11);
+    const inspected = await postInspect(converter.url, heavy);
+    expect(await inspected.json()).toEqual({ pages: 1, repaired: false });
+    const files = [pdfFile("heavy.pdf", heavy), pdfFile("text.pdf", textPdf("T", 2))];
+    const merged = openPdf((await jobOutput(await postJob(converter.url, "merge-pdf", {}, files))).bytes);
+    expect(merged.countPages()).toBe(3);
+    const pixels = (doc: mupdf.PDFDocument) =>
+      doc.findPage(0).get("Resources").get("XObject").get("Im1").readStream().asUint8Array();
+    expect(Buffer.from(pixels(merged)).equals(Buffer.from(pixels(openPdf(heavy))))).toBe(true);
   });
 
   it("refuses a job over the tool's limit from Content-Length, before reading the body", async () => {
