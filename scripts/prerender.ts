@@ -181,6 +181,7 @@ export async function prerender(): Promise<number> {
     mkdirSync(dirname(file), { recursive: true });
     const links = preloads.linksFor({
       language: page.language,
+      html: rendered.html,
       namespaces: rendered.namespaces,
       toolScreen: screens.get(page.route),
     });
