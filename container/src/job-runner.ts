@@ -2,7 +2,8 @@
  * A job runner: a child process of the converter that runs one task at a time and is reused
  * between tasks. The parent kills it on timeout or memory overrun (WASM memory is outside V8's
  * heap limits, and never shrinks), so a runaway job cannot take the service down.
- * The engines are imported at start, which keeps MuPDF's WASM start-up out of each job.
+ * The engines are imported at start, which keeps MuPDF's WASM start-up out of each job, and the
+ * render threads of a typical PDF to JPG job are started idle (warmRenderThreads).
  * Inputs are read from the job's directory and outputs written there; options arrive typed (the
  * parent validated them with the tool's schema) and are not parsed again.
  */
@@ -10,6 +11,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { AppError, type ContainerToolId, TOOLS } from "../../contract/index.ts";
 import { inspectPdf } from "../../engines/pdf/inspect.ts";
+import { warmRenderThreads } from "../../engines/pdf/render-threads.ts";
 import type { EngineInput, ToolHandler } from "../../engines/types.ts";
 import { handlers } from "./handlers.ts";
 import type { RunnerMessage, RunnerRequest, TaskResult, ToolTask } from "./job-protocol.ts";
@@ -81,4 +83,5 @@ process.on("message", (request: RunnerRequest) => {
 });
 // The parent went away: nothing is left to answer.
 process.on("disconnect", () => process.exit(0));
+warmRenderThreads();
 send({ type: "ready" });

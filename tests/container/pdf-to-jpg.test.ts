@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { unzipSync } from "fflate";
 import * as mupdf from "mupdf";
@@ -6,7 +7,12 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import type { PdfToJpgOptions } from "../../engines/pdf/pdf-to-jpg.ts";
 import { pdfToJpg } from "../../engines/pdf/pdf-to-jpg.ts";
-import { renderPages } from "../../engines/pdf/render-threads.ts";
+import {
+  idleRenderThreads,
+  renderPages,
+  warmRenderThreadCount,
+  warmRenderThreads,
+} from "../../engines/pdf/render-threads.ts";
 import { ssim } from "../support/ssim.ts";
 import { engineFailure } from "./engine-failure.ts";
 import { encryptedPdf, irreparablePdf, pdfInput, save, textPdf } from "./fixtures.ts";
@@ -129,6 +135,19 @@ async function rgbOf(jpeg: Uint8Array) {
     .toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height, channels: info.channels };
 }
+
+describe("render threads", () => {
+  it("are started idle before a job (a typical job's count) and a job reuses them and gives them back", async () => {
+    warmRenderThreads();
+    const warm = warmRenderThreadCount();
+    expect(warm).toBeGreaterThanOrEqual(Math.min(1, availableParallelism() - 1));
+    expect(idleRenderThreads()).toBeGreaterThanOrEqual(warm);
+    const before = idleRenderThreads();
+    const output = await run(textPdf("Four", 4), convert(150, "1-4"));
+    expect(output.facts.pages_rendered).toBe(4);
+    expect(idleRenderThreads()).toBe(before);
+  });
+});
 
 describe("pdfToJpg convert-pages", () => {
   it("renders one JPG per page, sized by the resolution, in a ZIP named after the file", async () => {
