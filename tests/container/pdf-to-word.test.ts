@@ -82,6 +82,22 @@ describe("PDF to Word", () => {
     expect(paragraphs[0]?.style).toBe("Heading1");
   });
 
+  it("reads a sidebar set between two lines of the text column after the column", async () => {
+    // The sidebar's 9-point line sits between the first two 11-point lines, overlapping each by
+    // less than a third of its height.
+    const body = [
+      "A paragraph of text whose first line stands",
+      "above a sidebar line to the right and goes",
+      "on below it to end here on its third line.",
+    ];
+    const content = [
+      ...body.map((line, i) => textAt(72, 760 - 18 * i, line)),
+      textAt(400, 751, "Sidebar title", 1, 9),
+    ].join("");
+    const { paragraphs } = await convert(await drawnPdf([{ content }]));
+    expect(paragraphs.map((p) => p.text)).toEqual([body.join(" "), "Sidebar title"]);
+  });
+
   it("reads a contents page's numbers with their titles, and a borderless table row by row", async () => {
     // Titles at the left, page numbers far right on the same lines, no dot leaders between them.
     const toc = ["Introduction", "Getting started", "Plotting data", "Reference"];

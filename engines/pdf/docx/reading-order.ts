@@ -69,8 +69,19 @@ function bands<T extends Placed>(pieces: readonly T[]): T[][] {
   let bottom = Number.NEGATIVE_INFINITY;
   for (const piece of sorted) {
     const height = piece.box[3] - piece.box[1];
-    // Overlapping the band by more than a third of the piece's height: the same band.
-    if (current.length > 0 && bottom - piece.box[1] > height * 0.33) {
+    // Overlapping the band by more than a third of the piece's height: the same band. So is a
+    // piece that overlaps it less but only beside its pieces at that height, never under them
+    // (a sidebar's line set between two lines of the text column has a band of its own otherwise,
+    // and the sidebar is read in the middle of the text).
+    const beside = () =>
+      current.every(
+        (other) =>
+          other.box[3] <= piece.box[1] || other.box[2] <= piece.box[0] || other.box[0] >= piece.box[2],
+      );
+    if (
+      current.length > 0 &&
+      (bottom - piece.box[1] > height * 0.33 || (bottom > piece.box[1] && beside()))
+    ) {
       current.push(piece);
       bottom = Math.max(bottom, piece.box[3]);
       continue;
