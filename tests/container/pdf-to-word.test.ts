@@ -125,6 +125,23 @@ describe("PDF to Word", () => {
     );
   });
 
+  it("reads a borderless table of figures under a header row row by row", async () => {
+    const header = ["Loops", "Trees", "Speedup"];
+    const rows = [
+      ["3d-cube", "25", "27", "2.20x"],
+      ["3d-morph", "5", "-", "2.86x"],
+      ["access-nbody", "8", "16", "4.19x"],
+      ["crypto-md5", "4", "4", "2.30x"],
+    ];
+    const columns = [72, 200, 260, 320];
+    const content = [
+      ...header.map((title, c) => textAt(columns[c + 1] ?? 0, 780, title, 1, 9)),
+      ...rows.flatMap((row, r) => row.map((cell, c) => textAt(columns[c] ?? 0, 768 - 11 * r, cell, 1, 9))),
+    ].join("");
+    const { paragraphs } = await convert(await drawnPdf([{ content }]));
+    expect(paragraphs.map((p) => p.text).join(" ")).toBe([...header, ...rows.flat()].join(" "));
+  });
+
   it("joins a word hyphenated at a line end, and keeps short lines apart", async () => {
     const content = [
       textAt(72, 760, "The measurement that the team made in the laboratory was experi-"),
