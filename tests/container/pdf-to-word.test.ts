@@ -186,6 +186,24 @@ describe("PDF to Word", () => {
     expect(parts.document).toMatch(/<w:pgSz w:w="11900" w:h="16840"/);
   });
 
+  it("joins the lines of a notice repeated at the foot of every page into one footer paragraph", async () => {
+    const notice = [
+      "This notice at the foot of every page runs over two lines of small print, which Word",
+      "must show as one paragraph of its footer, its page number last.",
+    ];
+    const pages = [1, 2, 3].map((n) => ({
+      content: [
+        textAt(72, 700, `Body text of page ${n}.`),
+        ...notice.map((line, i) => textAt(72, 60 - 10 * i, line, 1, 8)),
+        textAt(290, 30, String(n), 1, 8),
+      ].join(""),
+    }));
+    const { parts } = await convert(await drawnPdf(pages));
+    const footer = paragraphsOf(parts.footers.join(""));
+    expect(footer.map((p) => p.text)).toEqual([notice.join(" "), ""]);
+    expect(footer[1]?.runs.some((run) => run.pageField)).toBe(true);
+  });
+
   it("keeps numbers that change from page to page in the body, and starts page numbers where the PDF does", async () => {
     // Printed page numbers start at 6; each page ends with a table row whose values differ.
     const totals = ["Total 120.50 31.00", "Total 98.10 12.75", "Total 77.25 40.40"];

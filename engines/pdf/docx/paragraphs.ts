@@ -130,14 +130,21 @@ function append(draft: Draft, line: Line): void {
   const previous = draft.lines.at(-1);
   if (previous !== undefined) draft.steps.push(line.baseline - previous.baseline);
   draft.lines.push(line);
-  const runs = draft.runs;
+  joinLine(draft.runs, runsOf(line.spans));
+}
+
+/**
+ * Appends the runs of the next line of a paragraph to its runs: a word hyphenated at the line end
+ * is joined again, other lines are joined with a space.
+ */
+export function joinLine(runs: Run[], next: readonly Run[]): void {
   const last = runs.at(-1);
-  const next = runsOf(line.spans);
+  const text = next.map((run) => run.text).join("");
   if (last !== undefined) {
-    const hyphenated = /\p{L}[-\u2010\u00AD]$/u.test(last.text) && /^\p{Ll}/u.test(line.text);
+    const hyphenated = /\p{L}[-\u2010\u00AD]$/u.test(last.text) && /^\p{Ll}/u.test(text);
     // A hyphen before a capital or a digit is the word's own ("Franco-German", "IEEE-754"): kept,
     // with no space.
-    const compound = /\p{L}[-\u2010]$/u.test(last.text) && /^[\p{Lu}\p{N}]/u.test(line.text);
+    const compound = /\p{L}[-\u2010]$/u.test(last.text) && /^[\p{Lu}\p{N}]/u.test(text);
     if (hyphenated) {
       runs[runs.length - 1] = { ...last, text: last.text.slice(0, -1) };
     } else if (last.text.endsWith("\u00AD")) {
@@ -232,12 +239,14 @@ export function runsOf(spans: readonly TextSpan[]): Run[] {
   return runs;
 }
 
-/** Appends a run, joined to the last one when their style is the same. */
+/** Appends a run, joined to the last one when their style is the same (page numbers stay apart). */
 function pushRun(runs: Run[], run: Run): void {
   if (run.text === "") return;
   const last = runs.at(-1);
   if (
     last !== undefined &&
+    last.pageNumber !== true &&
+    run.pageNumber !== true &&
     last.font === run.font &&
     last.size === run.size &&
     last.bold === run.bold &&
