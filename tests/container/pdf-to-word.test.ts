@@ -1,4 +1,5 @@
 import mammoth from "mammoth";
+import * as mupdf from "mupdf";
 import { describe, expect, it } from "vitest";
 import { pdfToWord } from "../../engines/pdf/pdf-to-word.ts";
 import { docxParts, listLabels, pageNumbering, paragraphsOf, tablesOf, textOf } from "../support/docx.ts";
@@ -140,6 +141,21 @@ describe("PDF to Word", () => {
     ].join("");
     const { paragraphs } = await convert(await drawnPdf([{ content }]));
     expect(paragraphs.map((p) => p.text).join(" ")).toBe([...header, ...rows.flat()].join(" "));
+  });
+
+  it("joins centred lines into one paragraph, a line filling the column among them", async () => {
+    const helvetica = new mupdf.Font("Helvetica");
+    const width = (text: string) =>
+      [...text].reduce((sum, char) => sum + helvetica.advanceGlyph(helvetica.encodeCharacter(char)), 0) * 11;
+    const centred = (text: string, y: number) => textAt(297.5 - width(text) / 2, y, text);
+    const dedication = [
+      "To the friends who read every draft of this book,",
+      "and to those who told us, with great patience and good humour, where it went wrong",
+      "and how it might be made right again.",
+    ];
+    const content = dedication.map((line, i) => centred(line, 700 - 14 * i)).join("");
+    const { paragraphs } = await convert(await drawnPdf([{ content }]));
+    expect(paragraphs.map((p) => p.text)).toEqual([dedication.join(" ")]);
   });
 
   it("joins a word hyphenated at a line end, and keeps short lines apart", async () => {
