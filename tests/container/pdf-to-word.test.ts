@@ -14,6 +14,15 @@ async function convert(bytes: Uint8Array) {
   return { ...output, parts, paragraphs: paragraphsOf(parts.document), progress };
 }
 
+const helvetica = new mupdf.Font("Helvetica");
+
+/** Width of `text` in 11-point Helvetica. */
+function width(text: string, size = 11): number {
+  return (
+    [...text].reduce((sum, char) => sum + helvetica.advanceGlyph(helvetica.encodeCharacter(char)), 0) * size
+  );
+}
+
 describe("PDF to Word", () => {
   it("keeps headings as Heading styles, run styles, lists and a ruled table", async () => {
     const pdf = htmlPdf(`<html><body>
@@ -144,9 +153,6 @@ describe("PDF to Word", () => {
   });
 
   it("joins centred lines into one paragraph, a line filling the column among them", async () => {
-    const helvetica = new mupdf.Font("Helvetica");
-    const width = (text: string) =>
-      [...text].reduce((sum, char) => sum + helvetica.advanceGlyph(helvetica.encodeCharacter(char)), 0) * 11;
     const centred = (text: string, y: number) => textAt(297.5 - width(text) / 2, y, text);
     const dedication = [
       "To the friends who read every draft of this book,",
@@ -156,6 +162,27 @@ describe("PDF to Word", () => {
     const content = dedication.map((line, i) => centred(line, 700 - 14 * i)).join("");
     const { paragraphs } = await convert(await drawnPdf([{ content }]));
     expect(paragraphs.map((p) => p.text)).toEqual([dedication.join(" ")]);
+  });
+
+  it("puts a raised mark drawn apart from its line into it", async () => {
+    const first = "Citizens of a member state (EU or EEA";
+    const rest = " or Switzerland) who make this request";
+    // The asterisk is drawn after the line, 4 points above its baseline, over the word space.
+    const content = [
+      textAt(
+        72,
+        760,
+        "Every adult who is not a citizen of one of the countries that are listed below must, as",
+      ),
+      textAt(72, 746, first + rest),
+      textAt(72 + width(first) - 1, 750, "*", 1, 14),
+      textAt(72, 732, "send one of the residence permits named in the decree on its own."),
+    ].join("");
+    const { paragraphs } = await convert(await drawnPdf([{ content }]));
+    expect(paragraphs.map((p) => p.text)).toEqual([
+      "Every adult who is not a citizen of one of the countries that are listed below must, as " +
+        `${first}*${rest} send one of the residence permits named in the decree on its own.`,
+    ]);
   });
 
   it("joins a word hyphenated at a line end, and keeps short lines apart", async () => {
