@@ -1,4 +1,5 @@
 import mammoth from "mammoth";
+import * as mupdf from "mupdf";
 import { describe, expect, it } from "vitest";
 import { pdfToWord } from "../../engines/pdf/pdf-to-word.ts";
 import { docxParts, listLabels, pageNumbering, paragraphsOf, tablesOf, textOf } from "../support/docx.ts";
@@ -11,6 +12,15 @@ async function convert(bytes: Uint8Array) {
   const output = await pdfToWord([pdfInput("report.pdf", bytes)], {}, (percent) => progress.push(percent));
   const parts = docxParts(output.bytes);
   return { ...output, parts, paragraphs: paragraphsOf(parts.document), progress };
+}
+
+const helvetica = new mupdf.Font("Helvetica");
+
+/** Width of `text` in 11-point Helvetica. */
+function width(text: string, size = 11): number {
+  return (
+    [...text].reduce((sum, char) => sum + helvetica.advanceGlyph(helvetica.encodeCharacter(char)), 0) * size
+  );
 }
 
 describe("PDF to Word", () => {
@@ -82,6 +92,22 @@ describe("PDF to Word", () => {
     expect(paragraphs[0]?.style).toBe("Heading1");
   });
 
+  it("reads a sidebar set between two lines of the text column after the column", async () => {
+    // The sidebar's 9-point line sits between the first two 11-point lines, overlapping each by
+    // less than a third of its height.
+    const body = [
+      "A paragraph of text whose first line stands",
+      "above a sidebar line to the right and goes",
+      "on below it to end here on its third line.",
+    ];
+    const content = [
+      ...body.map((line, i) => textAt(72, 760 - 18 * i, line)),
+      textAt(400, 751, "Sidebar title", 1, 9),
+    ].join("");
+    const { paragraphs } = await convert(await drawnPdf([{ content }]));
+    expect(paragraphs.map((p) => p.text)).toEqual([body.join(" "), "Sidebar title"]);
+  });
+
   it("reads a contents page's numbers with their titles, and a borderless table row by row", async () => {
     // Titles at the left, page numbers far right on the same lines, no dot leaders between them.
     const toc = ["Introduction", "Getting started", "Plotting data", "Reference"];
@@ -107,6 +133,56 @@ describe("PDF to Word", () => {
         "Arial A sans-serif face that is common on screens. Times A serif face made for newspapers long ago. " +
         "Courier A monospaced face for code and typewriters.",
     );
+  });
+
+  it("reads a borderless table of figures under a header row row by row", async () => {
+    const header = ["Loops", "Trees", "Speedup"];
+    const rows = [
+      ["3d-cube", "25", "27", "2.20x"],
+      ["3d-morph", "5", "-", "2.86x"],
+      ["access-nbody", "8", "16", "4.19x"],
+      ["crypto-md5", "4", "4", "2.30x"],
+    ];
+    const columns = [72, 200, 260, 320];
+    const content = [
+      ...header.map((title, c) => textAt(columns[c + 1] ?? 0, 780, title, 1, 9)),
+      ...rows.flatMap((row, r) => row.map((cell, c) => textAt(columns[c] ?? 0, 768 - 11 * r, cell, 1, 9))),
+    ].join("");
+    const { paragraphs } = await convert(await drawnPdf([{ content }]));
+    expect(paragraphs.map((p) => p.text).join(" ")).toBe([...header, ...rows.flat()].join(" "));
+  });
+
+  it("joins centred lines into one paragraph, a line filling the column among them", async () => {
+    const centred = (text: string, y: number) => textAt(297.5 - width(text) / 2, y, text);
+    const dedication = [
+      "To the friends who read every draft of this book,",
+      "and to those who told us, with great patience and good humour, where it went wrong",
+      "and how it might be made right again.",
+    ];
+    const content = dedication.map((line, i) => centred(line, 700 - 14 * i)).join("");
+    const { paragraphs } = await convert(await drawnPdf([{ content }]));
+    expect(paragraphs.map((p) => p.text)).toEqual([dedication.join(" ")]);
+  });
+
+  it("puts a raised mark drawn apart from its line into it", async () => {
+    const first = "Citizens of a member state (EU or EEA";
+    const rest = " or Switzerland) who make this request";
+    // The asterisk is drawn after the line, 4 points above its baseline, over the word space.
+    const content = [
+      textAt(
+        72,
+        760,
+        "Every adult who is not a citizen of one of the countries that are listed below must, as",
+      ),
+      textAt(72, 746, first + rest),
+      textAt(72 + width(first) - 1, 750, "*", 1, 14),
+      textAt(72, 732, "send one of the residence permits named in the decree on its own."),
+    ].join("");
+    const { paragraphs } = await convert(await drawnPdf([{ content }]));
+    expect(paragraphs.map((p) => p.text)).toEqual([
+      "Every adult who is not a citizen of one of the countries that are listed below must, as " +
+        `${first}*${rest} send one of the residence permits named in the decree on its own.`,
+    ]);
   });
 
   it("joins a word hyphenated at a line end, and keeps short lines apart", async () => {
@@ -151,6 +227,24 @@ describe("PDF to Word", () => {
     expect(facts).toMatchObject({ pages: 3, running_header: true, running_footer: true });
     // Page size from the source: A4 in twentieths of a point.
     expect(parts.document).toMatch(/<w:pgSz w:w="11900" w:h="16840"/);
+  });
+
+  it("joins the lines of a notice repeated at the foot of every page into one footer paragraph", async () => {
+    const notice = [
+      "This notice at the foot of every page runs over two lines of small print, which Word",
+      "must show as one paragraph of its footer, its page number last.",
+    ];
+    const pages = [1, 2, 3].map((n) => ({
+      content: [
+        textAt(72, 700, `Body text of page ${n}.`),
+        ...notice.map((line, i) => textAt(72, 60 - 10 * i, line, 1, 8)),
+        textAt(290, 30, String(n), 1, 8),
+      ].join(""),
+    }));
+    const { parts } = await convert(await drawnPdf(pages));
+    const footer = paragraphsOf(parts.footers.join(""));
+    expect(footer.map((p) => p.text)).toEqual([notice.join(" "), ""]);
+    expect(footer[1]?.runs.some((run) => run.pageField)).toBe(true);
   });
 
   it("keeps numbers that change from page to page in the body, and starts page numbers where the PDF does", async () => {

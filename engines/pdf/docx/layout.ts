@@ -27,7 +27,7 @@ export function layoutPage(page: PageText, lines: readonly Line[], pictures: rea
     ...pictures.map((block) => ({ kind: "block" as const, block, box: block.box })),
   ];
   const blocks: Block[] = [];
-  for (const region of readingOrder(pieces, gutterOf(free))) {
+  for (const region of readingOrder(pieces, gutterWidth(free))) {
     let run: Line[] = [];
     const flush = () => {
       if (run.length === 0) return;
@@ -59,7 +59,7 @@ export function layoutPage(page: PageText, lines: readonly Line[], pictures: rea
 }
 
 /** Narrowest gap between columns: a little less than the usual font size, at least 6 points. */
-function gutterOf(lines: readonly Line[]): number {
+export function gutterWidth(lines: readonly Line[]): number {
   const sizes = lines.map((line) => line.size).sort((a, b) => a - b);
   const median = sizes[Math.floor(sizes.length / 2)] ?? 10;
   return Math.max(6, median * 0.9);

@@ -1,7 +1,8 @@
 /**
  * Visual lines from MuPDF's lines: pieces on one baseline that sit close together (a bullet and
  * its text, words MuPDF split at a style change or a wide space) are joined left to right; pieces
- * further apart stay separate (columns, table cells).
+ * further apart stay separate (columns, table cells). A short piece set into a line off its
+ * baseline (a raised mark) goes into that line.
  */
 import { type TextLine, type TextSpan, unionBox } from "../structured-text.ts";
 import { combineAccents } from "./accents.ts";
@@ -61,7 +62,82 @@ export function visualLines(lines: readonly TextLine[]): Line[] {
     }
     result.push(current);
   }
-  return result.sort((a, b) => a.box[1] - b.box[1] || a.box[0] - b.box[0]);
+  return insertInsets(result).sort((a, b) => a.box[1] - b.box[1] || a.box[0] - b.box[0]);
+}
+
+/** Visible characters in an inset piece at most (a raised "*", letters set apart). */
+const INSET_CHARS = 3;
+
+/**
+ * Short pieces set into a longer line a little above or below its baseline (a raised asterisk or
+ * footnote mark, letters the producer moved apart) go into that line at their place: on their
+ * own they would cut the paragraph around them in two. A piece that fills a gap between two
+ * words takes the gap's place; a narrower gap (a word space under a raised mark) stays after it.
+ */
+function insertInsets(lines: readonly Line[]): Line[] {
+  const visible = (line: Line) => line.text.replace(/\s/g, "").length;
+  const result = [...lines];
+  for (const piece of lines) {
+    if (visible(piece) > INSET_CHARS) continue;
+    // The line whose baseline is nearest, a raised or lowered mark being at most half a size off.
+    let index = -1;
+    for (const [i, host] of result.entries()) {
+      const off = Math.abs(host.baseline - piece.baseline);
+      if (visible(host) <= INSET_CHARS || host.box[0] >= piece.box[0] || host.box[2] <= piece.box[2])
+        continue;
+      if (off > host.size * 0.5) continue;
+      if (index < 0 || off < Math.abs((result[index] as Line).baseline - piece.baseline)) index = i;
+    }
+    const host = result[index];
+    if (host === undefined) continue;
+    const chars = host.spans.flatMap((span) => span.chars);
+    const middleOf = (box: readonly number[]) => ((box[0] ?? 0) + (box[2] ?? 0)) / 2;
+    const middle = middleOf(piece.box);
+    // Glyph boxes are wider than their ink: the piece's middle half must be clear of letters.
+    const quarter = (piece.box[2] - piece.box[0]) / 4;
+    const inked = chars.flatMap((char, i) => (char.c.trim() === "" ? [] : [{ char, i }]));
+    if (inked.some(({ char }) => Math.abs(middleOf(char.box) - middle) < quarter)) continue;
+    const before = inked.filter(({ char }) => middleOf(char.box) < middle).at(-1);
+    const after = inked.find(({ char }) => middleOf(char.box) >= middle);
+    const gap = (after?.char.box[0] ?? piece.box[2]) - (before?.char.box[2] ?? piece.box[0]);
+    const fills = gap >= (piece.box[2] - piece.box[0]) * 0.7;
+    const end = (before?.i ?? -1) + 1;
+    const start = fills ? (after?.i ?? chars.length) : end;
+    const left = cutSpans(host.spans, 0, end);
+    const right = cutSpans(host.spans, start, chars.length);
+    const inset = [...piece.spans];
+    // A word space where the white beside the piece is one.
+    const space = (from: number, to: number) => fills && to - from > piece.size * 0.25;
+    const last = left.at(-1);
+    if (last !== undefined && space(last.box[2], piece.box[0]))
+      left[left.length - 1] = { ...last, text: `${last.text} ` };
+    const own = inset.at(-1);
+    if (own !== undefined && right[0] !== undefined && space(piece.box[2], right[0].box[0]))
+      inset[inset.length - 1] = { ...own, text: `${own.text} ` };
+    result[index] = toLine([...left, ...inset, ...right]);
+    result.splice(result.indexOf(piece), 1);
+  }
+  return result;
+}
+
+/** The spans' characters `from` to `to` (exclusive, counted over all the spans). */
+function cutSpans(spans: readonly TextSpan[], from: number, to: number): TextSpan[] {
+  const result: TextSpan[] = [];
+  let offset = 0;
+  for (const span of spans) {
+    const start = Math.max(0, from - offset);
+    const end = Math.min(span.chars.length, to - offset);
+    offset += span.chars.length;
+    if (end <= start) continue;
+    const chars = span.chars.slice(start, end);
+    if (chars.length === span.chars.length) {
+      result.push(span);
+      continue;
+    }
+    const text = chars.map((char) => char.c).join("");
+    result.push({ ...span, chars, text, box: unionBox(chars.map((char) => char.box)) });
+  }
+  return result;
 }
 
 function sameBaseline(a: Line, b: Line): boolean {

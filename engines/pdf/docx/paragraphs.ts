@@ -110,34 +110,53 @@ function continues(draft: Draft, line: Line, column: Column): boolean {
   // An indented line starts a new paragraph (first-line indent), except under a first line that
   // ran to the column's edge: that is a hanging indent (footnotes, references).
   const hanging = draft.list === null && draft.lines.length === 1 && previous.box[2] >= column.right - size;
-  if (line.box[0] > left + size * 0.8 && !hanging) return false;
+  // Centred text (a title page, a dedication) has a left edge of its own on every line: a centred
+  // line continues a paragraph of centred lines, where a line may fill the column.
+  const full = (l: Line) => l.box[0] <= column.left + size * 0.5 && l.box[2] >= column.right - size * 0.5;
+  const centredText =
+    draft.list === null &&
+    [...draft.lines, line].every((l) => centredIn(l, column, size) || full(l)) &&
+    [...draft.lines, line].some((l) => centredIn(l, column, size)) &&
+    (draft.lines.length === 1 || draft.lines.some((l) => centredIn(l, column, size)));
+  if (line.box[0] > left + size * 0.8 && !hanging && !centredText) return false;
   if (draft.list !== null && line.box[0] < left - size * 0.8) return false;
   // The line above stopped although the next word would have fitted: the author broke it.
   // A line of a table of contents ("Title . . . . 12") is an entry of its own.
   if (/(\.\s?){4,}\s*\S{1,8}$/.test(previous.text)) return false;
   const word = firstWordWidth(line);
   const display = boldShare(previous.spans) >= 0.9 && boldShare(line.spans) >= 0.9;
-  const centred = [previous, line].every(
-    (l) =>
-      Math.abs((l.box[0] + l.box[2]) / 2 - (column.left + column.right) / 2) < size &&
-      l.box[0] > column.left + size * 2,
-  );
+  const centred = centredText || [previous, line].every((l) => centredIn(l, column, size));
   if (!centred && !display && previous.box[2] + size * 0.3 + word < column.right - size * 0.5) return false;
   return true;
+}
+
+/** The line is centred in the column, clear of its left edge. */
+function centredIn(line: Line, column: Column, size: number): boolean {
+  return (
+    Math.abs((line.box[0] + line.box[2]) / 2 - (column.left + column.right) / 2) < size &&
+    line.box[0] > column.left + size * 2
+  );
 }
 
 function append(draft: Draft, line: Line): void {
   const previous = draft.lines.at(-1);
   if (previous !== undefined) draft.steps.push(line.baseline - previous.baseline);
   draft.lines.push(line);
-  const runs = draft.runs;
+  joinLine(draft.runs, runsOf(line.spans));
+}
+
+/**
+ * Appends the runs of the next line of a paragraph to its runs: a word hyphenated at the line end
+ * is joined again, other lines are joined with a space.
+ */
+export function joinLine(runs: Run[], next: readonly Run[]): void {
   const last = runs.at(-1);
-  const next = runsOf(line.spans);
+  const text = next.map((run) => run.text).join("");
   if (last !== undefined) {
-    const hyphenated = /\p{L}[-\u2010\u00AD]$/u.test(last.text) && /^\p{Ll}/u.test(line.text);
+    const hyphenated = /\p{L}[-\u2010\u00AD]$/u.test(last.text) && /^\p{Ll}/u.test(text);
     // A hyphen before a capital or a digit is the word's own ("Franco-German", "IEEE-754"): kept,
     // with no space.
-    const compound = /\p{L}[-\u2010]$/u.test(last.text) && /^[\p{Lu}\p{N}]/u.test(line.text);
+    const compound = /\p{L}[-\u2010]$/u.test(last.text) && /^[\p{Lu}\p{N}]/u.test(text);
     if (hyphenated) {
       runs[runs.length - 1] = { ...last, text: last.text.slice(0, -1) };
     } else if (last.text.endsWith("\u00AD")) {
@@ -172,11 +191,7 @@ function alignmentOf(lines: readonly Line[], column: Column, size: number): Para
   const width = column.right - column.left;
   const first = lines[0];
   if (first === undefined || width <= 0) return "left";
-  const centred = lines.every((line) => {
-    const middle = (line.box[0] + line.box[2]) / 2;
-    return Math.abs(middle - (column.left + column.right) / 2) < size && line.box[0] > column.left + size * 2;
-  });
-  if (centred) return "center";
+  if (lines.every((line) => centredIn(line, column, size))) return "center";
   if (
     lines.every(
       (line) => Math.abs(line.box[2] - column.right) < size * 0.5 && line.box[0] > column.left + width * 0.3,
@@ -232,12 +247,14 @@ export function runsOf(spans: readonly TextSpan[]): Run[] {
   return runs;
 }
 
-/** Appends a run, joined to the last one when their style is the same. */
+/** Appends a run, joined to the last one when their style is the same (page numbers stay apart). */
 function pushRun(runs: Run[], run: Run): void {
   if (run.text === "") return;
   const last = runs.at(-1);
   if (
     last !== undefined &&
+    last.pageNumber !== true &&
+    run.pageNumber !== true &&
     last.font === run.font &&
     last.size === run.size &&
     last.bold === run.bold &&

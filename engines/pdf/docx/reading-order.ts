@@ -6,8 +6,8 @@
  * so text above it is read before it and text below after it.
  *
  * Two kinds of side-by-side text are rows rather than columns: a column of numbers only right of
- * text (a table of contents' page numbers, a price list's amounts) goes with the text on its line,
- * so the region is read line by line; and a region cut by at least two empty horizontal strips
+ * text (a table of contents' page numbers, a price list's amounts, a table's figures under a header
+ * row) goes with the text on its line, so the region is read line by line; and a region cut by at least two empty horizontal strips
  * across all its columns into short rows (a borderless table: a label beside a few lines of text)
  * is read row by row, each row column by column.
  */
@@ -21,6 +21,11 @@ export interface Placed {
 
 /** A page number, amount or figure: digits with separators, or a roman numeral. */
 const NUMBER = /^[([]?[-+–]?[$€£¥]?(\d[\d.,:/–-]*|[ivxlcdm]+|[IVXLCDM]+)%?[)\]]?$/u;
+/**
+ * A cell of figures: numbers with at most two letters of unit or label ("2.20x", "8a", "5 kg"
+ * is two cells), or a dash for an empty cell, separated by spaces.
+ */
+const FIGURE = /^[([]?[-+–]?[$€£¥]?\d[\d.,:/–-]*[\p{L}%]{0,2}[)\]]?$|^[-–—]$/u;
 /** Cells of a borderless table hold at most this many lines on average. */
 const MAX_CELL_LINES = 4;
 
@@ -69,8 +74,19 @@ function bands<T extends Placed>(pieces: readonly T[]): T[][] {
   let bottom = Number.NEGATIVE_INFINITY;
   for (const piece of sorted) {
     const height = piece.box[3] - piece.box[1];
-    // Overlapping the band by more than a third of the piece's height: the same band.
-    if (current.length > 0 && bottom - piece.box[1] > height * 0.33) {
+    // Overlapping the band by more than a third of the piece's height: the same band. So is a
+    // piece that overlaps it less but only beside its pieces at that height, never under them
+    // (a sidebar's line set between two lines of the text column has a band of its own otherwise,
+    // and the sidebar is read in the middle of the text).
+    const beside = () =>
+      current.every(
+        (other) =>
+          other.box[3] <= piece.box[1] || other.box[2] <= piece.box[0] || other.box[0] >= piece.box[2],
+      );
+    if (
+      current.length > 0 &&
+      (bottom - piece.box[1] > height * 0.33 || (bottom > piece.box[1] && beside()))
+    ) {
       current.push(piece);
       bottom = Math.max(bottom, piece.box[3]);
       continue;
@@ -121,8 +137,21 @@ function splitColumns<T extends Placed>(pieces: readonly T[], gutter: number): T
   return columns.filter((column) => column.length > 0);
 }
 
+/**
+ * A column of page numbers or of figures (a table's column), under at most a header row: the
+ * pieces level with its top piece may be any text.
+ */
 function numbersOnly(column: readonly Placed[]): boolean {
-  return column.every((piece) => piece.text !== undefined && NUMBER.test(piece.text.trim()));
+  // The bottom of the top row: pieces starting above it are in that row.
+  const firstRow = Math.min(...column.map((piece) => piece.box[3]));
+  const body = column.filter((piece) => piece.box[1] >= firstRow);
+  const header = column.length - body.length;
+  const numeric = (piece: Placed) => {
+    const text = piece.text?.trim();
+    if (text === undefined) return false;
+    return NUMBER.test(text) || text.split(/\s+/).every((cell) => FIGURE.test(cell));
+  };
+  return column.every(numeric) || (header > 0 && body.length >= 2 && body.every(numeric));
 }
 
 /**

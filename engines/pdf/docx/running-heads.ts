@@ -3,8 +3,10 @@
  * comes back at about the same place on most pages. They are taken out of the body and kept once
  * as the Word header or footer, the page number becoming a PAGE field.
  */
+import { gutterWidth } from "./layout.ts";
 import type { Line, NumberStyle, Paragraph, Run } from "./model.ts";
-import { runsOf } from "./paragraphs.ts";
+import { buildParagraphs, joinLine, runsOf } from "./paragraphs.ts";
+import { readingOrder } from "./reading-order.ts";
 
 /** Share of the page height, from the top or the bottom, where running heads are looked for. */
 const EDGE = 0.12;
@@ -165,38 +167,53 @@ interface Head {
   slot: number;
 }
 
-function toParagraphs(lines: Head[]): Paragraph[] {
-  return lines
-    .sort((a, b) => a.line.box[1] - b.line.box[1] || a.line.box[0] - b.line.box[0])
-    .map(({ line, slot }) => {
-      let number = -1;
-      const roman = /^\s*[ivxlc]+\s*$/i.test(line.text);
-      return {
-        type: "paragraph" as const,
-        box: line.box,
-        runs: runsOf(line.spans).flatMap((run, i) => {
-          if (slot < 0) return [run];
-          // A bare roman page number is the PAGE field itself.
-          if (roman) return i === 0 ? [{ ...run, text: "#", pageNumber: true }] : [];
-          // The number that goes up with the page becomes a PAGE field.
-          const parts: Run[] = [];
-          let last = 0;
-          for (const match of run.text.matchAll(/\d+/g)) {
-            number++;
-            if (number !== slot) continue;
-            const at = match.index ?? 0;
-            if (at > last) parts.push({ ...run, text: run.text.slice(last, at) });
-            parts.push({ ...run, text: match[0], pageNumber: true });
-            last = at + match[0].length;
-          }
-          if (last < run.text.length) parts.push({ ...run, text: run.text.slice(last) });
-          return parts;
-        }),
-        lines: 1,
-        heading: 0,
-        list: null,
-        indent: 0,
-        alignment: "left" as const,
-      };
-    });
+/**
+ * The header's or footer's lines as paragraphs, laid out as the body is: in reading order, lines
+ * that run on joined (a notice of several lines at the foot of every page is one paragraph).
+ */
+function toParagraphs(heads: Head[]): Paragraph[] {
+  const lines = heads.map((head) => head.line);
+  const ordered = readingOrder(
+    heads.map((head) => ({ box: head.line.box, text: head.line.text, head })),
+    gutterWidth(lines),
+  ).flatMap((region) => region.map((piece) => piece.head));
+  const column = {
+    left: Math.min(...lines.map((line) => line.box[0])),
+    right: Math.max(...lines.map((line) => line.box[2])),
+  };
+  const paragraphs: Paragraph[] = [];
+  let next = 0;
+  for (const built of buildParagraphs(
+    ordered.map((head) => head.line),
+    column,
+  )) {
+    const runs: Run[] = [];
+    for (const head of ordered.slice(next, next + built.lines)) joinLine(runs, headRuns(head));
+    next += built.lines;
+    paragraphs.push({ ...built, runs, list: null, heading: 0 });
+  }
+  return paragraphs;
+}
+
+/** A head line's runs, its page number (the number that goes up with the page) a PAGE field. */
+function headRuns({ line, slot }: Head): Run[] {
+  let number = -1;
+  const roman = /^\s*[ivxlc]+\s*$/i.test(line.text);
+  return runsOf(line.spans).flatMap((run, i) => {
+    if (slot < 0) return [run];
+    // A bare roman page number is the PAGE field itself.
+    if (roman) return i === 0 ? [{ ...run, text: "#", pageNumber: true }] : [];
+    const parts: Run[] = [];
+    let last = 0;
+    for (const match of run.text.matchAll(/\d+/g)) {
+      number++;
+      if (number !== slot) continue;
+      const at = match.index ?? 0;
+      if (at > last) parts.push({ ...run, text: run.text.slice(last, at) });
+      parts.push({ ...run, text: match[0], pageNumber: true });
+      last = at + match[0].length;
+    }
+    if (last < run.text.length) parts.push({ ...run, text: run.text.slice(last) });
+    return parts;
+  });
 }
