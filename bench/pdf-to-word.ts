@@ -5,7 +5,8 @@
  * - text fidelity: word F1 and word-trigram F1 (order) of the DOCX text (body with list labels;
  *   header and footer on every page, as Word shows them) against the PDF's text (trigrams also
  *   against `pdftotext -raw` and a per-page reading-order reference: see `references`), words as
- *   Unicode letter/digit runs, NFKC, lower case, hyphenated line ends joined in both; goals
+ *   Unicode letter/digit runs (each Chinese or Japanese character one word), NFKC, lower case,
+ *   hyphenated line ends joined in both; goals
  *   ≥ 0.98 and ≥ 0.95 on text PDFs;
  * - structure: "merged" is the share of pdftotext's full prose lines whose junction with the next
  *   line of the same block (last two words + first two words) lies inside one DOCX paragraph
@@ -68,6 +69,8 @@ function tokens(text: string): string[] {
     text
       .normalize("NFKC")
       .replace(/(\p{L})[-\u2010\u00AD]\n\s*(\p{Ll})/gu, "$1$2")
+      // Chinese and Japanese put no spaces between words: each of their characters is a token.
+      .replace(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/gu, " $& ")
       .toLowerCase()
       .match(/[\p{L}\p{M}\p{N}]+/gu) ?? []
   );

@@ -1,6 +1,8 @@
 import mammoth from "mammoth";
 import * as mupdf from "mupdf";
 import { describe, expect, it } from "vitest";
+import type { Run } from "../../engines/pdf/docx/model.ts";
+import { joinLine } from "../../engines/pdf/docx/paragraphs.ts";
 import { pdfToWord } from "../../engines/pdf/pdf-to-word.ts";
 import { docxParts, listLabels, pageNumbering, paragraphsOf, tablesOf, textOf } from "../support/docx.ts";
 import { engineFailure } from "./engine-failure.ts";
@@ -183,6 +185,33 @@ describe("PDF to Word", () => {
       "Every adult who is not a citizen of one of the countries that are listed below must, as " +
         `${first}*${rest} send one of the residence permits named in the decree on its own.`,
     ]);
+  });
+
+  it("runs a line of Chinese or Japanese straight on into the next, with no space", () => {
+    const run = (text: string): Run => ({
+      text,
+      font: "Noto Sans CJK",
+      size: 11,
+      bold: false,
+      italic: false,
+      underline: false,
+      color: "000000",
+    });
+    const joined = (...lines: string[]) => {
+      const runs: Run[] = [run(lines[0] ?? "")];
+      for (const line of lines.slice(1)) joinLine(runs, [run(line)]);
+      return runs.map((r) => r.text).join("");
+    };
+    expect(joined("这是一个很长的句子，它在行", "尾被分开了。")).toBe(
+      "这是一个很长的句子，它在行尾被分开了。",
+    );
+    expect(joined("日本語の文章は、行の終わりで", "分かれています。")).toBe(
+      "日本語の文章は、行の終わりで分かれています。",
+    );
+    expect(joined("Windows 10 の", "設定")).toBe("Windows 10 の設定");
+    expect(joined("A line of English", "runs on with a space.")).toBe(
+      "A line of English runs on with a space.",
+    );
   });
 
   it("joins a word hyphenated at a line end, and keeps short lines apart", async () => {

@@ -146,8 +146,15 @@ function append(draft: Draft, line: Line): void {
 }
 
 /**
+ * Characters of scripts written without spaces between words (Chinese, Japanese kana, their
+ * punctuation and full-width forms): a line break beside one stands for no space at all.
+ */
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303F\uFF00-\uFFEF]/u;
+
+/**
  * Appends the runs of the next line of a paragraph to its runs: a word hyphenated at the line end
- * is joined again, other lines are joined with a space.
+ * is joined again, a line ending or starting in Chinese or Japanese runs straight on, other lines
+ * are joined with a space.
  */
 export function joinLine(runs: Run[], next: readonly Run[]): void {
   const last = runs.at(-1);
@@ -161,11 +168,15 @@ export function joinLine(runs: Run[], next: readonly Run[]): void {
       runs[runs.length - 1] = { ...last, text: last.text.slice(0, -1) };
     } else if (last.text.endsWith("\u00AD")) {
       runs[runs.length - 1] = { ...last, text: last.text.slice(0, -1) };
-    } else if (!compound && !/\s$/.test(last.text)) {
+    } else if (!compound && !/\s$/.test(last.text) && !unspaced(last.text.at(-1), text[0])) {
       runs[runs.length - 1] = { ...last, text: `${last.text} ` };
     }
   }
   for (const run of next) pushRun(runs, run);
+}
+
+function unspaced(before: string | undefined, after: string | undefined): boolean {
+  return UNSPACED.test(before ?? "") || UNSPACED.test(after ?? "");
 }
 
 function finish(draft: Draft, column: Column): Paragraph {
