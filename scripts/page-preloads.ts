@@ -39,7 +39,7 @@ export interface PagePreloads {
 }
 
 /** A web font of the inlined stylesheet: its family, its file and the code points it is fetched for. */
-interface FontFace {
+interface WebFont {
   readonly family: string;
   readonly file: string;
   readonly ranges: readonly (readonly [number, number])[];
@@ -48,7 +48,7 @@ interface FontFace {
 const unquoted = (name: string) => name.trim().replace(/^["']|["']$/g, "");
 
 /** The `@font-face` rules of `css` with a woff2 source and a unicode-range (`U+900-97F, U+20B9, U+4??`). */
-export function fontFaces(css: string): FontFace[] {
+function fontFaces(css: string): WebFont[] {
   return [...css.matchAll(/@font-face\s*\{([^}]*)\}/g)].flatMap(([, body = ""]) => {
     const family = /font-family:([^;}]+)/.exec(body)?.[1];
     const file = /url\(["']?\/([^"')]+\.woff2)["']?\)/.exec(body)?.[1];
@@ -69,7 +69,7 @@ export function fontFaces(css: string): FontFace[] {
  * (a rule for `:lang(<language>)` overriding the page-wide one, rules for other languages left out),
  * with `var()` references expanded, as lists of family names.
  */
-export function fontStacks(css: string, language: string): string[][] {
+function fontStacks(css: string, language: string): string[][] {
   const properties = new Map<string, string>();
   const overrides = new Map<string, string>();
   for (const [, selector = "", body = ""] of css.matchAll(/([^{}]+)\{([^{}]*)\}/g)) {
@@ -95,7 +95,7 @@ export function fontStacks(css: string, language: string): string[][] {
  * the first family with a face whose unicode-range holds it (the families without a face are the
  * system's, taken as lacking these scripts, as on a machine without Indic fonts).
  */
-export function facesFor(faces: readonly FontFace[], stacks: readonly string[][], text: string): string[] {
+function facesFor(faces: readonly WebFont[], stacks: readonly string[][], text: string): string[] {
   const codePoints = new Set<number>();
   for (const char of text) {
     const code = char.codePointAt(0) ?? 0;

@@ -123,8 +123,8 @@ const TYPICAL_PAGE_PIXELS = 8.5 * 11 * 150 * 150;
 /**
  * Starts, idle, the render threads a typical job would use (a Letter page at 150 dpi from a 1 MB
  * file, renderThreadCount), so that loading MuPDF in them and compiling its code happens before the
- * first job rather than during it: a fresh job runner took 1.0–1.5 s for 14 pages its warm
- * successor drew in 0.36–0.49 s.
+ * first job rather than during it: the first 14-page job of a fresh process took 847–910 ms with
+ * them warmed, 1243–1246 ms without (later jobs 450–540 ms either way).
  */
 export function warmRenderThreads(): void {
   const wanted = warmRenderThreadCount();
