@@ -2,7 +2,7 @@
  * The files a prerendered page will fetch once its scripts run, announced in its <head> so that the
  * browser loads them in parallel with the entry script instead of one round trip after another:
  * the locale files of the namespaces the page showed (fetched by i18next before hydrating), and for
- * a tool page its screen's chunk with every chunk and stylesheet it imports; and the web fonts the
+ * a tool page its screen's chunk with every chunk it imports; and the web fonts the
  * page's text will make the browser fetch (the Indic faces of fonts.css, chosen by unicode-range), so
  * the text is drawn once in its face instead of first in a fallback. Measured with
  * Lighthouse's mobile profile on /tools/merge-pdf (three runs each): performance 92, 94, 96 before, 94, 96, 97
@@ -21,7 +21,6 @@ interface Chunk {
   entry: boolean;
   facade: string | null;
   imports: string[];
-  css: string[];
 }
 interface Asset {
   file: string;
@@ -129,18 +128,17 @@ export function pagePreloads(template: string, dist = join(ROOT, "dist")): PageP
       asset.sources.map((source) => [relative(ROOT, resolve(CLIENT_ROOT, source)), asset.file] as const),
     ),
   );
-  /** A chunk and the chunks it imports, depth first, with their stylesheets. */
-  function closure(file: string, scripts: Set<string>, styles: Set<string>): void {
+  /** A chunk and the chunks it imports, depth first. */
+  function closure(file: string, scripts: Set<string>): void {
     if (scripts.has(file)) return;
     scripts.add(file);
-    const chunk = byFile.get(file);
-    for (const css of chunk?.css ?? []) styles.add(css);
-    for (const imported of chunk?.imports ?? []) closure(imported, scripts, styles);
+    for (const imported of byFile.get(file)?.imports ?? []) closure(imported, scripts);
   }
 
-  // The entry, its imports (preloaded by the template) and its stylesheet (inlined) are not announced.
+  // The entry and its imports (preloaded by the template) are not announced. The site has one
+  // stylesheet, inlined in every page (vite.config.ts, cssCodeSplit).
   const announced = new Set<string>();
-  for (const entry of chunks.filter((chunk) => chunk.entry)) closure(entry.file, announced, announced);
+  for (const entry of chunks.filter((chunk) => chunk.entry)) closure(entry.file, announced);
   for (const [, href] of template.matchAll(/(?:href|src)="\/([^"]+)"/g)) if (href) announced.add(href);
 
   const faces = fontFaces(template);
@@ -164,11 +162,7 @@ export function pagePreloads(template: string, dist = join(ROOT, "dist")): PageP
         const screen = chunks.find((chunk) => chunk.facade === facade);
         if (!screen) throw new Error(`No chunk for ${toolScreen}`);
         const scripts = new Set<string>();
-        const styles = new Set<string>();
-        closure(screen.file, scripts, styles);
-        // Crossorigin as Vite's loader gives the stylesheet links it adds, or the preload is not reused.
-        for (const file of styles)
-          if (!announced.has(file)) links.push(`<link rel="preload" as="style" crossorigin href="/${file}">`);
+        closure(screen.file, scripts);
         for (const file of scripts)
           if (!announced.has(file)) links.push(`<link rel="modulepreload" crossorigin href="/${file}">`);
       }
