@@ -5,6 +5,7 @@
  * libvips does (high byte), tRNS turned into alpha. An APNG gives its default image.
  */
 import { type DecodedPng, decode } from "fast-png";
+import { concatBytes } from "../bytes.ts";
 import type { RgbaImage } from "./image-codecs.ts";
 
 /** Samples of row-packed data at `depth` bits, unpacked to one value per element. */
@@ -46,13 +47,7 @@ function pixelChunksOnly(bytes: Uint8Array): Uint8Array {
     at = end;
   }
   parts.push(IEND);
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
+  return concatBytes(parts);
 }
 
 function decodeTolerant(bytes: Uint8Array): DecodedPng {

@@ -7,6 +7,7 @@
  * Grey images are written as grey (colour type 0/4), opaque ones without an alpha channel.
  */
 import { deflate, Z_FILTERED } from "pako";
+import { concatBytes } from "../bytes.ts";
 
 export type PngChannels = 1 | 2 | 3 | 4;
 
@@ -121,11 +122,5 @@ export function encodePng(
     chunk("IDAT", idat),
     chunk("IEND", new Uint8Array()),
   ];
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
+  return concatBytes(parts);
 }

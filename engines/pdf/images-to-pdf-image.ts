@@ -17,6 +17,7 @@ import { createHash } from "node:crypto";
 import type * as mupdf from "mupdf";
 import sharp, { type PngOptions, type Sharp } from "sharp";
 import { AppError, MAX_IMAGE_PIXELS } from "../../contract/index.ts";
+import { concatBytes } from "../bytes.ts";
 import { sharpReadable } from "../image/container-decode.ts";
 import type { Orientation } from "../image/exif-orientation.ts";
 import { undecodableImage } from "../image/format-name.ts";
@@ -222,7 +223,7 @@ export class ImageEmbedder {
       DecodeParms: { Predictor: 15, Colors: colors, BitsPerComponent: bitDepth, Columns: width },
       ...(extra.smask ? { SMask: extra.smask } : {}),
     };
-    return this.doc.addRawStream(concat(layout.imageData), dictionary);
+    return this.doc.addRawStream(concatBytes(layout.imageData), dictionary);
   }
 
   /**
@@ -281,15 +282,4 @@ function checkJpegStructure(bytes: Uint8Array, frame: JpegFrame): void {
 function isOpaque(data: Uint8Array, channels: number): boolean {
   for (let i = channels - 1; i < data.length; i += channels) if (data[i] !== 255) return false;
   return true;
-}
-
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  if (parts.length === 1 && parts[0]) return parts[0];
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }
