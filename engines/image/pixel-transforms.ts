@@ -16,8 +16,9 @@ export function flattenOntoWhite(data: Uint8Array | Uint8ClampedArray): boolean 
     const alpha = data[i + 3] ?? 255;
     if (alpha === 255) continue;
     blended = true;
-    // white + (colour - white) × alpha, rounded: 255 - (255 - c) × a / 255
-    for (let c = i; c < i + 3; c++) data[c] = 255 - Math.round(((255 - (data[c] ?? 0)) * alpha) / 255);
+    // c × a / 255 + white × (255 - a) / 255, truncated as libvips' flatten does: the container's
+    // sharp then gives the very same pixels (rounding instead differed by 1 on most blended pixels).
+    for (let c = i; c < i + 3; c++) data[c] = Math.trunc(((data[c] ?? 0) * alpha) / 255 + 255 - alpha);
     data[i + 3] = 255;
   }
   return blended;

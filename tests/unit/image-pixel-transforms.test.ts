@@ -1,4 +1,5 @@
 /** Flattening, orientation and grey detection on small labelled RGBA buffers. */
+import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import type { Orientation } from "../../engines/image/exif-orientation.ts";
 import {
@@ -84,6 +85,22 @@ describe("flattenOntoWhite", () => {
     expect(Array.from(data)).toEqual([
       255, 255, 255, 255, 200, 100, 50, 255, 127, 127, 255, 255, 255, 191, 191, 255,
     ]);
+  });
+
+  it("gives the pixels sharp's flatten gives (the container path), to the last level", async () => {
+    const width = 64;
+    const height = 64;
+    const data = new Uint8Array(width * height * 4).map((_, i) => (i * 7919 + (i >> 2) * 104729) % 256);
+    const theirs = await sharp(Buffer.from(data), { raw: { width, height, channels: 4 } })
+      .flatten({ background: "#ffffff" })
+      .raw()
+      .toBuffer();
+    const ours = new Uint8Array(data);
+    flattenOntoWhite(ours);
+    expect(Array.from(ours.filter((_, i) => i % 4 !== 3))).toEqual(Array.from(theirs));
+    const pixel = new Uint8Array([1, 1, 1, 128]);
+    flattenOntoWhite(pixel);
+    expect(Array.from(pixel)).toEqual([127, 127, 127, 255]);
   });
 
   it("leaves opaque images untouched and says so", () => {
