@@ -154,6 +154,86 @@ describe("PDF to Word", () => {
     expect(paragraphs.map((p) => p.text).join(" ")).toBe([...header, ...rows.flat()].join(" "));
   });
 
+  it("reads a form's rows with their dot leaders and line numbers, its amount boxes not a table", async () => {
+    // Rows of 8-point text whose leaders are groups of three dots every 36 points, drawn apart, up
+    // to the line number at x 466 (drawn 0.3 points higher than its row), in a ruled column of
+    // boxes (x 460-560); a sidebar at the left margin at a spacing of its own.
+    const rows = [
+      ["7 Wages, salaries, tips, etc. Attach Form(s) W-2", "7"],
+      ["8a Taxable interest. Attach Schedule B if required", "8a"],
+      ["9 Taxable refunds, credits, or offsets of state and local income taxes paid by the taxpayer", "9"],
+      ["10 Alimony received", "10"],
+    ] as const;
+    const group = ". . .";
+    const content: string[] = [];
+    const expected: string[] = [];
+    rows.forEach(([text, number], i) => {
+      const y = 700 - 14 * i;
+      content.push(textAt(100, y, text, 1, 8));
+      const groups: string[] = [];
+      for (let x = 100 + width(text, 8) + 8; x + width(group, 8) < 450; x += 36) {
+        content.push(textAt(x, y, group, 1, 8));
+        groups.push(group);
+      }
+      content.push(textAt(466, y + 0.3, number, 1, 8));
+      expected.push([text, ...groups, number].join(" "));
+    });
+    // The long row has one group of leaders only.
+    expect(expected[2]?.match(/\./g)).toHaveLength(3);
+    const sidebar = ["Income", "Attach Form(s)", "W-2 here."];
+    content.push(...sidebar.map((line, i) => textAt(36, 700 - 9.5 * i, line, 1, 8)));
+    const boxes = [
+      ...[460, 482, 560].map((x) => `${x} 654 m ${x} 710 l`),
+      ...[710, 696, 682, 668, 654].map((y) => `460 ${y} m 560 ${y} l`),
+    ];
+    content.push(`0.5 w ${boxes.join(" ")} S\n`);
+    const { paragraphs, parts } = await convert(await drawnPdf([{ content: content.join("") }]));
+    const texts = paragraphs.map((p) => p.text);
+    expect(tablesOf(parts.document)).toEqual([]);
+    // Each row one paragraph, in order, after the sidebar.
+    expect(texts.filter((text) => /^\d/.test(text))).toEqual(expected);
+    expect(texts.join(" ").indexOf("W-2 here.")).toBeLessThan(texts.join(" ").indexOf(expected[0] ?? ""));
+  });
+
+  it("reads line numbers at the left margin with their lines, in a ruled form and without rules", async () => {
+    const labels = ["Gross pay", "Deductions", "Exemptions", "Tax withheld"];
+    // Ruled: the numbers' column (x 40-60) has no rules between its rows, the others have.
+    const rules = [
+      ...[40, 60, 300, 500].map((x) => `${x} 640 m ${x} 720 l`),
+      "40 720 m 500 720 l 40 640 m 500 640 l",
+      ...[700, 680, 660].map((y) => `60 ${y} m 500 ${y} l`),
+    ];
+    const ruled = [
+      `0.5 w ${rules.join(" ")} S\n`,
+      ...labels.flatMap((label, i) => [
+        textAt(46, 706 - 20 * i, String(i + 1)),
+        textAt(66, 706 - 20 * i, label),
+      ]),
+      textAt(310, 706, "1200"),
+      textAt(310, 646, "85"),
+    ].join("");
+    // Unruled: numbers, their labels 54 points further, and a column of notes at a spacing of its own.
+    const notes = ["Notes for the employer", "kept apart from the", "numbered lines."];
+    const unruled = [
+      ...labels.flatMap((label, i) => [
+        textAt(40, 500 - 20 * i, String(i + 1)),
+        textAt(100, 500 - 20 * i, label),
+      ]),
+      ...notes.map((line, i) => textAt(350, 497 - 25 * i, line)),
+    ].join("");
+    const { paragraphs, parts } = await convert(await drawnPdf([{ content: ruled + unruled }]));
+    expect(tablesOf(parts.document)).toEqual([
+      [
+        ["1", "Gross pay", "1200"],
+        ["2", "Deductions", ""],
+        ["3", "Exemptions", ""],
+        ["4", "Tax withheld", "85"],
+      ],
+    ]);
+    const numbered = labels.map((label, i) => `${i + 1} ${label}`).join(" ");
+    expect(paragraphs.map((p) => p.text).join(" ")).toContain(`${numbered} ${notes.join(" ")}`);
+  });
+
   it("joins centred lines into one paragraph, a line filling the column among them", async () => {
     const centred = (text: string, y: number) => textAt(297.5 - width(text) / 2, y, text);
     const dedication = [

@@ -18,6 +18,9 @@ export interface Column {
 const BULLET = /^([•◦▪▫‣⁃●○■□►▶➢➤✓✔·*\-–—])\s+/u;
 const NUMBERED = /^\(?(\d{1,3}|[a-z]|[A-Z]|[ivxlc]{2,6}|[IVXLC]{2,6})([.)])\s+/u;
 
+/** Dot leaders or an arrow, then a short label (a page number, a form's line number). */
+const ENTRY_END = /((\.\s?){4,}|(\s\.){2,}|[▶►→])\s*\S{1,8}$/u;
+
 interface Draft {
   lines: Line[];
   runs: Run[];
@@ -121,8 +124,9 @@ function continues(draft: Draft, line: Line, column: Column): boolean {
   if (line.box[0] > left + size * 0.8 && !hanging && !centredText) return false;
   if (draft.list !== null && line.box[0] < left - size * 0.8) return false;
   // The line above stopped although the next word would have fitted: the author broke it.
-  // A line of a table of contents ("Title . . . . 12") is an entry of its own.
-  if (/(\.\s?){4,}\s*\S{1,8}$/.test(previous.text)) return false;
+  // A line of a table of contents ("Title . . . . 12"), or of a form whose leaders or arrow run to
+  // the number of its box ("Alimony . . . 11", "total income ▶ 22"), is an entry of its own.
+  if (ENTRY_END.test(previous.text)) return false;
   const word = firstWordWidth(line);
   const display = boldShare(previous.spans) >= 0.9 && boldShare(line.spans) >= 0.9;
   const centred = centredText || [previous, line].every((l) => centredIn(l, column, size));

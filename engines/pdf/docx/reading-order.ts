@@ -26,6 +26,8 @@ const NUMBER = /^[([]?[-+–]?[$€£¥]?(\d[\d.,:/–-]*|[ivxlcdm]+|[IVXLCDM]+)
  * is two cells), or a dash for an empty cell, separated by spaces.
  */
 const FIGURE = /^[([]?[-+–]?[$€£¥]?\d[\d.,:/–-]*[\p{L}%]{0,2}[)\]]?$|^[-–—]$/u;
+/** Share of a column's lines level with lines of the next column in a table. */
+const LEVEL_SHARE = 0.8;
 /** Cells of a borderless table hold at most this many lines on average. */
 const MAX_CELL_LINES = 4;
 
@@ -39,9 +41,12 @@ export function readingOrder<T extends Placed>(pieces: readonly T[], gutter: num
     if (!group.columns) {
       regions.push(group.pieces);
     } else {
-      const columns = splitColumns(group.pieces, gutter);
+      const split = splitColumns(group.pieces, gutter);
+      const columns = withNumbersAttached(split);
       const rows = columns.length > 1 ? tableRows(group.pieces, columns) : null;
-      if (columns.length <= 1 || columns.slice(1).some(numbersOnly)) regions.push(group.pieces);
+      // A column of numbers is read with the text on its line; so is a table around it.
+      const numbered = columns.length < split.length;
+      if (columns.length <= 1 || (numbered && levelColumns(columns))) regions.push(group.pieces);
       else if (rows !== null) for (const row of rows) regions.push(...readingOrder(row, gutter));
       else for (const column of columns) regions.push(...readingOrder(column, gutter));
     }
@@ -135,6 +140,44 @@ function splitColumns<T extends Placed>(pieces: readonly T[], gutter: number): T
     columns[index]?.push(piece);
   }
   return columns.filter((column) => column.length > 0);
+}
+
+/**
+ * The columns with each column of numbers joined to the column of text it numbers: the one on its
+ * left (page numbers, a form's line numbers at the right margin, a table's figures), or for a
+ * first column the one on its right (line numbers at the left margin).
+ */
+function withNumbersAttached<T extends Placed>(columns: readonly T[][]): T[][] {
+  const result: T[][] = [];
+  let leading: T[] = [];
+  for (const column of columns) {
+    const previous = result.at(-1);
+    if (!numbersOnly(column)) {
+      result.push([...leading, ...column]);
+      leading = [];
+    } else if (previous === undefined) leading.push(...column);
+    else previous.push(...column);
+  }
+  if (leading.length > 0) result.push(leading);
+  return result;
+}
+
+/**
+ * Most lines of each column sit level with a line of the column beside it (centres within a
+ * fifth of a line's height): the columns of a table, whose rows are read across. Text set beside
+ * a form's rows at its own line spacing (a sidebar) is not.
+ */
+function levelColumns(columns: readonly (readonly Placed[])[]): boolean {
+  const centre = (piece: Placed) => (piece.box[1] + piece.box[3]) / 2;
+  const height = (piece: Placed) => piece.box[3] - piece.box[1];
+  return columns.slice(1).every((column, c) => {
+    const other = columns[c] ?? [];
+    const [fewer, more] = column.length <= other.length ? [column, other] : [other, column];
+    const level = fewer.filter((piece) =>
+      more.some((o) => Math.abs(centre(o) - centre(piece)) <= Math.min(height(o), height(piece)) * 0.2),
+    ).length;
+    return level >= fewer.length * LEVEL_SHARE;
+  });
 }
 
 /**
