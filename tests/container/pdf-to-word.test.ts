@@ -195,6 +195,35 @@ describe("PDF to Word", () => {
     expect(texts.join(" ").indexOf("W-2 here.")).toBeLessThan(texts.join(" ").indexOf(expected[0] ?? ""));
   });
 
+  it("joins a form entry's second line, stepped in under the text after its label", async () => {
+    // 8-point entries labelled at x 114, their text at x 137; leaders run to the line numbers at
+    // x 340, the last line of an entry of two lines has its number apart; the entry above runs on
+    // to a number at x 466.
+    const entry = [
+      "24 Certain business expenses of reservists, artists, and",
+      "fee-basis government officials. Attach Form 2106",
+    ];
+    const row = (y: number, text: string, number: string, at: number) => {
+      const parts = [textAt(114, y, text, 1, 8)];
+      for (let x = 114 + width(text, 8) + 8; x + width(". . .", 8) < at - 8; x += 36)
+        parts.push(textAt(x, y, ". . .", 1, 8));
+      return [...parts, textAt(at, y, number, 1, 8)].join("");
+    };
+    const content = [
+      row(700, "22 Combine the amounts in the far right column for lines 7 through 21", "22", 466),
+      row(688, "23 Educator expenses", "23", 340),
+      textAt(114, 676, "24", 1, 8),
+      textAt(137, 676, entry[0]?.slice(3) ?? "", 1, 8),
+      textAt(137, 665, entry[1] ?? "", 1, 8),
+      textAt(340, 665, "24", 1, 8),
+      row(652, "25 Health savings account deduction", "25", 340),
+    ].join("");
+    const { paragraphs } = await convert(await drawnPdf([{ content }]));
+    const texts = paragraphs.map((p) => p.text);
+    expect(texts).toContain(entry.join(" "));
+    expect(texts.filter((text) => text.startsWith("25 Health"))).toHaveLength(1);
+  });
+
   it("reads line numbers at the left margin with their lines, in a ruled form and without rules", async () => {
     const labels = ["Gross pay", "Deductions", "Exemptions", "Tax withheld"];
     // Ruled: the numbers' column (x 40-60) has no rules between its rows, the others have.

@@ -5,11 +5,13 @@
  * other bands are read top to bottom. A heading or figure spanning the columns ends the region,
  * so text above it is read before it and text below after it.
  *
- * Two kinds of side-by-side text are rows rather than columns: a column of numbers only right of
- * text (a table of contents' page numbers, a price list's amounts, a table's figures under a header
- * row) goes with the text on its line, so the region is read line by line; and a region cut by at least two empty horizontal strips
- * across all its columns into short rows (a borderless table: a label beside a few lines of text)
- * is read row by row, each row column by column.
+ * Two kinds of side-by-side text are rows rather than columns: a column of numbers (a table of
+ * contents' page numbers, a form's line numbers in either margin, a price list's amounts, a
+ * table's figures under a header row) goes with the column of text it numbers, which is then read
+ * line by line (the whole region when the other columns' lines are level with them: a table),
+ * and a band whose only side pieces are numbers is no band of columns; and a region cut by at
+ * least two empty horizontal strips across all its columns into short rows (a borderless table:
+ * a label beside a few lines of text) is read row by row, each row column by column.
  */
 import type { Box } from "../structured-text.ts";
 
@@ -53,7 +55,10 @@ export function readingOrder<T extends Placed>(pieces: readonly T[], gutter: num
     group = null;
   };
   for (const band of bands(pieces)) {
-    const banded = gutterOf(band, gutter) !== null;
+    // A band is cut into columns by a gutter, unless all beside its text are numbers (a line
+    // number or page number on the text's line).
+    const banded =
+      gutterOf(band, gutter) !== null && withNumbersAttached(splitColumns(band, gutter)).length > 1;
     if (group !== null) {
       if (group.columns && gutterOf([...group.pieces, ...band], gutter) !== null) {
         group.pieces.push(...band);
