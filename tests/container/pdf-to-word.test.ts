@@ -434,6 +434,22 @@ describe("PDF to Word", () => {
     expect(outside).toEqual(["Total of the lines above it"]);
   });
 
+  it("reads the pieces of one line of a ruled cell left to right, a smaller one drawn a little higher", async () => {
+    const rules = [
+      ...[160, 540].map((x) => `${x} 690 m ${x} 730 l`),
+      ...[690, 710, 730].map((y) => `160 ${y} m 540 ${y} l`),
+    ];
+    const content = [
+      `0.5 w ${rules.join(" ")} S\n`,
+      textAt(170, 715, "Model 160", 1, 9),
+      // 8 points, its baseline 0.5 points higher.
+      textAt(450, 715.5, "Page 1/1", 1, 8),
+      textAt(170, 695, "Name"),
+    ].join("");
+    const { parts } = await convert(await drawnPdf([{ content }]));
+    expect(tablesOf(parts.document)).toEqual([[["Model 160\nPage 1/1"], ["Name"]]]);
+  });
+
   it("combines an accent drawn as a glyph of its own with the letter under it", async () => {
     // TeX draws "Bröker" as "Br" (Times-Roman at 14 points: 14 wide), then "¨" (WinAnsi 0xA8,
     // 4.66 wide) centred over where the "o" (7 wide) comes, then "oker and a caf" (78.9 wide).

@@ -71,9 +71,30 @@ export function distributeText(lines: readonly Line[], grids: readonly RuledGrid
     if (freed) for (const g of inGrids) crossing[g] = (crossing[g] ?? 0) + 1;
   }
   for (const grid of cells) {
-    for (const cell of grid) cell.sort((a, b) => a.baseline - b.baseline || a.box[0] - b.box[0]);
+    for (const [c, cell] of grid.entries()) grid[c] = inRows(cell);
   }
   return { free, cells, crossing };
+}
+
+/**
+ * A cell's lines top to bottom, those on one line left to right: pieces whose baselines differ by
+ * less than half their size (a label and a value in another size or font) are one line.
+ */
+function inRows(lines: readonly Line[]): Line[] {
+  const sorted = [...lines].sort((a, b) => a.baseline - b.baseline);
+  const rows: Line[][] = [];
+  for (const line of sorted) {
+    const row = rows.at(-1);
+    const first = row?.[0];
+    if (
+      row !== undefined &&
+      first !== undefined &&
+      line.baseline - first.baseline < Math.min(first.size, line.size) * 0.5
+    )
+      row.push(line);
+    else rows.push([line]);
+  }
+  return rows.flatMap((row) => row.sort((a, b) => a.box[0] - b.box[0]));
 }
 
 /** The cells of the grids' rows the line runs through (by its vertical middle), left to right. */
