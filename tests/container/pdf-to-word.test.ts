@@ -224,6 +224,41 @@ describe("PDF to Word", () => {
     expect(texts.filter((text) => text.startsWith("25 Health"))).toHaveLength(1);
   });
 
+  it("reads a form's section label beside its lines before them, section by section", async () => {
+    // A narrow column of labels (x 36), each block level with the first line of its section.
+    const sections = [
+      {
+        labels: ["Filing Status", "Check only", "one box."],
+        rows: [
+          "1 Single person filing a return of their own for the whole of the tax year",
+          "2 Married filing jointly, even if only one of the two spouses had income",
+          "3 Married filing separately, with the spouse's number entered above",
+        ],
+        top: 700,
+      },
+      {
+        labels: ["Income", "Attach Form", "W-2 here if", "tax was withheld."],
+        rows: [
+          "7 Wages, salaries, tips and other pay for work done during the tax year",
+          "8 Taxable interest from banks, savings and loan associations and bonds",
+          "9 Ordinary dividends from shares held at any time during the tax year",
+          "10 Alimony received from a former spouse under a divorce decree",
+        ],
+        top: 650,
+      },
+    ];
+    const content = sections
+      .flatMap(({ labels, rows, top }) => [
+        ...labels.map((label, i) => textAt(36, top - 12 * i, label, 1, 8)),
+        ...rows.map((row, i) => textAt(120, top - 12 * i, row, 1, 8)),
+      ])
+      .join("");
+    const { paragraphs } = await convert(await drawnPdf([{ content }]));
+    expect(paragraphs.map((p) => p.text).join(" ")).toBe(
+      sections.map(({ labels, rows }) => [...labels, ...rows].join(" ")).join(" "),
+    );
+  });
+
   it("reads line numbers at the left margin with their lines, in a ruled form and without rules", async () => {
     const labels = ["Gross pay", "Deductions", "Exemptions", "Tax withheld"];
     // Ruled: the numbers' column (x 40-60) has no rules between its rows, the others have.

@@ -11,7 +11,9 @@
  * line by line (the whole region when the other columns' lines are level with them: a table),
  * and a band whose only side pieces are numbers is no band of columns; and a region cut by at
  * least two empty horizontal strips across all its columns into short rows (a borderless table:
- * a label beside a few lines of text) is read row by row, each row column by column.
+ * a label beside a few lines of text) is read row by row, each row column by column. A narrow
+ * first column of labels whose every block starts level with a line beside it (a form's section
+ * labels, a contents page's "Appendix B") cuts the region into sections, each read label first.
  */
 import type { Box } from "../structured-text.ts";
 
@@ -50,7 +52,10 @@ export function readingOrder<T extends Placed>(pieces: readonly T[], gutter: num
       const numbered = columns.length < split.length;
       if (columns.length <= 1 || (numbered && levelColumns(columns))) regions.push(group.pieces);
       else if (rows !== null) for (const row of rows) regions.push(...readingOrder(row, gutter));
-      else for (const column of columns) regions.push(...readingOrder(column, gutter));
+      else {
+        const sections = labelSections(group.pieces, columns);
+        for (const part of sections ?? columns) regions.push(...readingOrder(part, gutter));
+      }
     }
     group = null;
   };
@@ -200,6 +205,44 @@ function numbersOnly(column: readonly Placed[]): boolean {
     return NUMBER.test(text) || text.split(/\s+/).every((cell) => FIGURE.test(cell));
   };
   return column.every(numeric) || (header > 0 && body.length >= 2 && body.every(numeric));
+}
+
+/** Blocks of a label column begin after more white than this many of their line heights. */
+const LABEL_BLOCK_GAP = 1;
+
+/**
+ * The region cut into sections at the top of each block of a narrow first column of labels (a
+ * form's "Income" with its notes beside the income lines, a CV's dates beside each post), when
+ * every block starts level with a line of the columns beside it: each section is then read on
+ * its own, its label first. Otherwise null (columns of text are read whole).
+ */
+function labelSections<T extends Placed>(
+  pieces: readonly T[],
+  columns: readonly (readonly T[])[],
+): T[][] | null {
+  const labels = columns[0];
+  if (labels === undefined || columns.length < 2) return null;
+  const inLabels = new Set<T>(labels);
+  const rest = pieces.filter((piece) => !inLabels.has(piece));
+  const width = (list: readonly T[]) =>
+    Math.max(...list.map((piece) => piece.box[2])) - Math.min(...list.map((piece) => piece.box[0]));
+  if (rest.length === 0 || width(labels) * 3 > width(rest)) return null;
+  const height = (piece: Placed) => piece.box[3] - piece.box[1];
+  const tops: number[] = [];
+  let bottom = Number.NEGATIVE_INFINITY;
+  for (const piece of [...labels].sort((a, b) => a.box[1] - b.box[1])) {
+    if (piece.box[1] - bottom > height(piece) * LABEL_BLOCK_GAP) tops.push(piece.box[1]);
+    bottom = Math.max(bottom, piece.box[3]);
+  }
+  const level = (top: number) => rest.some((piece) => Math.abs(piece.box[1] - top) <= height(piece) * 0.5);
+  if (tops.length < 2 || !tops.every(level)) return null;
+  const cuts = tops.slice(1);
+  const sections: T[][] = tops.map(() => []);
+  for (const piece of pieces) {
+    const section = cuts.filter((cut) => piece.box[1] >= cut - height(piece) * 0.5).length;
+    sections[section]?.push(piece);
+  }
+  return sections.filter((section) => section.length > 0);
 }
 
 /**
