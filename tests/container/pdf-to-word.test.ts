@@ -298,6 +298,24 @@ describe("PDF to Word", () => {
     expect(paragraphs.map((p) => p.text).join(" ")).toContain(`${numbered} ${notes.join(" ")}`);
   });
 
+  it("reads the lines beside a tall brace top to bottom", async () => {
+    // A 50-point "{" at the left spans an entry of three lines (its second and third lines start
+    // 0.7 points apart) and the next entry.
+    const lines = [
+      [38, "The spouse of the insured person, who must not have a scheme of their own nor work for"],
+      [56.5, "the insured person or for a third party in a job that does not make them insured, nor be"],
+      [55.8, "registered as a trader or a company, nor work in a liberal profession."],
+      [38, "The partner who lives with the insured person and is fully supported by them."],
+    ] as const;
+    const content = [
+      textAt(26, 664, "{", 1, 50),
+      ...lines.map(([x, text], i) => textAt(x, 700 - 11 * i, text, 1, 9)),
+    ].join("");
+    const { paragraphs } = await convert(await drawnPdf([{ content }]));
+    const texts = paragraphs.map((p) => p.text).filter((text) => text !== "{");
+    expect(texts.join(" ")).toBe(lines.map(([, text]) => text).join(" "));
+  });
+
   it("joins centred lines into one paragraph, a line filling the column among them", async () => {
     const centred = (text: string, y: number) => textAt(297.5 - width(text) / 2, y, text);
     const dedication = [

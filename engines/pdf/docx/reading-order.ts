@@ -5,6 +5,9 @@
  * other bands are read top to bottom. A heading or figure spanning the columns ends the region,
  * so text above it is read before it and text below after it.
  *
+ * Within a band, pieces are read line by line, each line left to right; a tall piece (a brace
+ * beside several lines) comes at its top and does not merge the lines beside it into one.
+ *
  * Two kinds of side-by-side text are rows rather than columns: a column of numbers (a table of
  * contents' page numbers, a form's line numbers in either margin, a price list's amounts, a
  * table's figures under a header row) goes with the column of text it numbers, which is then read
@@ -111,8 +114,39 @@ function bands<T extends Placed>(pieces: readonly T[]): T[][] {
     bottom = piece.box[3];
   }
   if (current.length > 0) result.push(current);
-  for (const band of result) band.sort((a, b) => a.box[0] - b.box[0]);
-  return result;
+  return result.map(inLines);
+}
+
+/** Pieces taller than this many usual line heights (a brace, a drop cap) are no line of text. */
+const TALL = 2;
+
+/**
+ * A band's pieces by line, top to bottom, each line left to right: a piece is on a line when its
+ * middle is within half a height of the line's first piece. A tall piece (a brace spanning the
+ * band's lines) comes at its top on a line of its own, so the lines beside it stay in order.
+ */
+function inLines<T extends Placed>(band: T[]): T[] {
+  const height = (piece: Placed) => piece.box[3] - piece.box[1];
+  const middle = (piece: Placed) => (piece.box[1] + piece.box[3]) / 2;
+  const heights = band.map(height).sort((a, b) => a - b);
+  const usual = heights[Math.floor(heights.length / 2)] ?? 0;
+  const lines: T[][] = [];
+  for (const piece of [...band].sort((a, b) => a.box[1] - b.box[1])) {
+    const tall = height(piece) > usual * TALL;
+    const line = tall
+      ? undefined
+      : lines.find((candidate) => {
+          const first = candidate[0];
+          return (
+            first !== undefined &&
+            height(first) <= usual * TALL &&
+            Math.abs(middle(first) - middle(piece)) < Math.min(height(first), height(piece)) * 0.5
+          );
+        });
+    if (line === undefined) lines.push([piece]);
+    else line.push(piece);
+  }
+  return lines.flatMap((line) => line.sort((a, b) => a.box[0] - b.box[0]));
 }
 
 /** The widest empty vertical strip of at least `gutter` points between the pieces, or null. */
