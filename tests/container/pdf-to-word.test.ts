@@ -154,6 +154,168 @@ describe("PDF to Word", () => {
     expect(paragraphs.map((p) => p.text).join(" ")).toBe([...header, ...rows.flat()].join(" "));
   });
 
+  it("reads a form's rows with their dot leaders and line numbers, its amount boxes not a table", async () => {
+    // Rows of 8-point text whose leaders are groups of three dots every 36 points, drawn apart, up
+    // to the line number at x 466 (drawn 0.3 points higher than its row), in a ruled column of
+    // boxes (x 460-560); a sidebar at the left margin at a spacing of its own.
+    const rows = [
+      ["7 Wages, salaries, tips, etc. Attach Form(s) W-2", "7"],
+      ["8a Taxable interest. Attach Schedule B if required", "8a"],
+      ["9 Taxable refunds, credits, or offsets of state and local income taxes paid by the taxpayer", "9"],
+      ["10 Alimony received", "10"],
+    ] as const;
+    const group = ". . .";
+    const content: string[] = [];
+    const expected: string[] = [];
+    rows.forEach(([text, number], i) => {
+      const y = 700 - 14 * i;
+      content.push(textAt(100, y, text, 1, 8));
+      const groups: string[] = [];
+      for (let x = 100 + width(text, 8) + 8; x + width(group, 8) < 450; x += 36) {
+        content.push(textAt(x, y, group, 1, 8));
+        groups.push(group);
+      }
+      content.push(textAt(466, y + 0.3, number, 1, 8));
+      expected.push([text, ...groups, number].join(" "));
+    });
+    // The long row has one group of leaders only.
+    expect(expected[2]?.match(/\./g)).toHaveLength(3);
+    const sidebar = ["Income", "Attach Form(s)", "W-2 here."];
+    content.push(...sidebar.map((line, i) => textAt(36, 700 - 9.5 * i, line, 1, 8)));
+    const boxes = [
+      ...[460, 482, 560].map((x) => `${x} 654 m ${x} 710 l`),
+      ...[710, 696, 682, 668, 654].map((y) => `460 ${y} m 560 ${y} l`),
+    ];
+    content.push(`0.5 w ${boxes.join(" ")} S\n`);
+    const { paragraphs, parts } = await convert(await drawnPdf([{ content: content.join("") }]));
+    const texts = paragraphs.map((p) => p.text);
+    expect(tablesOf(parts.document)).toEqual([]);
+    // Each row one paragraph, in order, after the sidebar.
+    expect(texts.filter((text) => /^\d/.test(text))).toEqual(expected);
+    expect(texts.join(" ").indexOf("W-2 here.")).toBeLessThan(texts.join(" ").indexOf(expected[0] ?? ""));
+  });
+
+  it("joins a form entry's second line, stepped in under the text after its label", async () => {
+    // 8-point entries labelled at x 114, their text at x 137; leaders run to the line numbers at
+    // x 340, the last line of an entry of two lines has its number apart; the entry above runs on
+    // to a number at x 466.
+    const entry = [
+      "24 Certain business expenses of reservists, artists, and",
+      "fee-basis government officials. Attach Form 2106",
+    ];
+    const row = (y: number, text: string, number: string, at: number) => {
+      const parts = [textAt(114, y, text, 1, 8)];
+      for (let x = 114 + width(text, 8) + 8; x + width(". . .", 8) < at - 8; x += 36)
+        parts.push(textAt(x, y, ". . .", 1, 8));
+      return [...parts, textAt(at, y, number, 1, 8)].join("");
+    };
+    const content = [
+      row(700, "22 Combine the amounts in the far right column for lines 7 through 21", "22", 466),
+      row(688, "23 Educator expenses", "23", 340),
+      textAt(114, 676, "24", 1, 8),
+      textAt(137, 676, entry[0]?.slice(3) ?? "", 1, 8),
+      textAt(137, 665, entry[1] ?? "", 1, 8),
+      textAt(340, 665, "24", 1, 8),
+      row(652, "25 Health savings account deduction", "25", 340),
+    ].join("");
+    const { paragraphs } = await convert(await drawnPdf([{ content }]));
+    const texts = paragraphs.map((p) => p.text);
+    expect(texts).toContain(entry.join(" "));
+    expect(texts.filter((text) => text.startsWith("25 Health"))).toHaveLength(1);
+  });
+
+  it("reads a form's section label beside its lines before them, section by section", async () => {
+    // A narrow column of labels (x 36), each block level with the first line of its section.
+    const sections = [
+      {
+        labels: ["Filing Status", "Check only", "one box."],
+        rows: [
+          "1 Single person filing a return of their own for the whole of the tax year",
+          "2 Married filing jointly, even if only one of the two spouses had income",
+          "3 Married filing separately, with the spouse's number entered above",
+        ],
+        top: 700,
+      },
+      {
+        labels: ["Income", "Attach Form", "W-2 here if", "tax was withheld."],
+        rows: [
+          "7 Wages, salaries, tips and other pay for work done during the tax year",
+          "8 Taxable interest from banks, savings and loan associations and bonds",
+          "9 Ordinary dividends from shares held at any time during the tax year",
+          "10 Alimony received from a former spouse under a divorce decree",
+        ],
+        top: 650,
+      },
+    ];
+    const content = sections
+      .flatMap(({ labels, rows, top }) => [
+        ...labels.map((label, i) => textAt(36, top - 12 * i, label, 1, 8)),
+        ...rows.map((row, i) => textAt(120, top - 12 * i, row, 1, 8)),
+      ])
+      .join("");
+    const { paragraphs } = await convert(await drawnPdf([{ content }]));
+    expect(paragraphs.map((p) => p.text).join(" ")).toBe(
+      sections.map(({ labels, rows }) => [...labels, ...rows].join(" ")).join(" "),
+    );
+  });
+
+  it("reads line numbers at the left margin with their lines, in a ruled form and without rules", async () => {
+    const labels = ["Gross pay", "Deductions", "Exemptions", "Tax withheld"];
+    // Ruled: the numbers' column (x 40-60) has no rules between its rows, the others have.
+    const rules = [
+      ...[40, 60, 300, 500].map((x) => `${x} 640 m ${x} 720 l`),
+      "40 720 m 500 720 l 40 640 m 500 640 l",
+      ...[700, 680, 660].map((y) => `60 ${y} m 500 ${y} l`),
+    ];
+    const ruled = [
+      `0.5 w ${rules.join(" ")} S\n`,
+      ...labels.flatMap((label, i) => [
+        textAt(46, 706 - 20 * i, String(i + 1)),
+        textAt(66, 706 - 20 * i, label),
+      ]),
+      textAt(310, 706, "1200"),
+      textAt(310, 646, "85"),
+    ].join("");
+    // Unruled: numbers, their labels 54 points further, and a column of notes at a spacing of its own.
+    const notes = ["Notes for the employer", "kept apart from the", "numbered lines."];
+    const unruled = [
+      ...labels.flatMap((label, i) => [
+        textAt(40, 500 - 20 * i, String(i + 1)),
+        textAt(100, 500 - 20 * i, label),
+      ]),
+      ...notes.map((line, i) => textAt(350, 497 - 25 * i, line)),
+    ].join("");
+    const { paragraphs, parts } = await convert(await drawnPdf([{ content: ruled + unruled }]));
+    expect(tablesOf(parts.document)).toEqual([
+      [
+        ["1", "Gross pay", "1200"],
+        ["2", "Deductions", ""],
+        ["3", "Exemptions", ""],
+        ["4", "Tax withheld", "85"],
+      ],
+    ]);
+    const numbered = labels.map((label, i) => `${i + 1} ${label}`).join(" ");
+    expect(paragraphs.map((p) => p.text).join(" ")).toContain(`${numbered} ${notes.join(" ")}`);
+  });
+
+  it("reads the lines beside a tall brace top to bottom", async () => {
+    // A 50-point "{" at the left spans an entry of three lines (its second and third lines start
+    // 0.7 points apart) and the next entry.
+    const lines = [
+      [38, "The spouse of the insured person, who must not have a scheme of their own nor work for"],
+      [56.5, "the insured person or for a third party in a job that does not make them insured, nor be"],
+      [55.8, "registered as a trader or a company, nor work in a liberal profession."],
+      [38, "The partner who lives with the insured person and is fully supported by them."],
+    ] as const;
+    const content = [
+      textAt(26, 664, "{", 1, 50),
+      ...lines.map(([x, text], i) => textAt(x, 700 - 11 * i, text, 1, 9)),
+    ].join("");
+    const { paragraphs } = await convert(await drawnPdf([{ content }]));
+    const texts = paragraphs.map((p) => p.text).filter((text) => text !== "{");
+    expect(texts.join(" ")).toBe(lines.map(([, text]) => text).join(" "));
+  });
+
   it("joins centred lines into one paragraph, a line filling the column among them", async () => {
     const centred = (text: string, y: number) => textAt(297.5 - width(text) / 2, y, text);
     const dedication = [
@@ -323,6 +485,22 @@ describe("PDF to Word", () => {
     ]);
     const outside = paragraphs.map((p) => p.text).filter((text) => text.includes("Total"));
     expect(outside).toEqual(["Total of the lines above it"]);
+  });
+
+  it("reads the pieces of one line of a ruled cell left to right, a smaller one drawn a little higher", async () => {
+    const rules = [
+      ...[160, 540].map((x) => `${x} 690 m ${x} 730 l`),
+      ...[690, 710, 730].map((y) => `160 ${y} m 540 ${y} l`),
+    ];
+    const content = [
+      `0.5 w ${rules.join(" ")} S\n`,
+      textAt(170, 715, "Model 160", 1, 9),
+      // 8 points, its baseline 0.5 points higher.
+      textAt(450, 715.5, "Page 1/1", 1, 8),
+      textAt(170, 695, "Name"),
+    ].join("");
+    const { parts } = await convert(await drawnPdf([{ content }]));
+    expect(tablesOf(parts.document)).toEqual([[["Model 160\nPage 1/1"], ["Name"]]]);
   });
 
   it("combines an accent drawn as a glyph of its own with the letter under it", async () => {

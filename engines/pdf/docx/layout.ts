@@ -8,18 +8,19 @@ import { type Box, type PageText, unionBox } from "../structured-text.ts";
 import type { Block, Line, PageModel, Picture, Table, TableCell } from "./model.ts";
 import { buildParagraphs } from "./paragraphs.ts";
 import { readingOrder } from "./reading-order.ts";
-import { distributeText } from "./table-text.ts";
+import { distributeText, splitLevelCells } from "./table-text.ts";
 
 type Piece = { readonly box: Box } & ({ kind: "line"; line: Line } | { kind: "block"; block: Block });
 
 /** Lays out a page from its visual lines (running heads already taken out) and pictures. */
 export function layoutPage(page: PageText, lines: readonly Line[], pictures: readonly Picture[]): PageModel {
-  const found = findRuledGrids(page.rules);
-  const { free, cells } = distributeText(lines, found);
+  const { found, free, cells } = gridsAndText(findRuledGrids(page.rules), lines);
   // A grid that holds no text is a drawing (boxes, frames), not a table.
   const tables = found.flatMap((grid, g) => {
     const inCells = cells[g] ?? [];
-    return inCells.some((cell) => cell.length > 0) ? [tableOf(grid, inCells, page)] : [];
+    if (!inCells.some((cell) => cell.length > 0)) return [];
+    const split = splitLevelCells(grid, inCells);
+    return [tableOf(split.grid, split.lines, page)];
   });
   const pieces: Piece[] = [
     ...free.map((line) => ({ kind: "line" as const, line, box: line.box, text: line.text })),
@@ -58,6 +59,20 @@ export function layoutPage(page: PageText, lines: readonly Line[], pictures: rea
   };
 }
 
+/**
+ * The ruled grids that are tables, with the text in their cells and the text outside them. A grid
+ * most of whose text is parts of lines running on outside it is a form's boxes drawn at the end
+ * of its lines (leaders running to a line number and an amount box): its text stays in its lines.
+ */
+function gridsAndText(grids: readonly RuledGrid[], lines: readonly Line[]) {
+  const first = distributeText(lines, grids);
+  const found = grids.filter((_, g) => {
+    const pieces = (first.cells[g] ?? []).reduce((sum, cell) => sum + cell.length, 0);
+    return (first.crossing[g] ?? 0) * 2 < pieces;
+  });
+  return { found, ...(found.length === grids.length ? first : distributeText(lines, found)) };
+}
+
 /** Narrowest gap between columns: a little less than the usual font size, at least 6 points. */
 export function gutterWidth(lines: readonly Line[]): number {
   const sizes = lines.map((line) => line.size).sort((a, b) => a - b);
@@ -79,6 +94,7 @@ function tableOf(grid: RuledGrid, lines: readonly (readonly Line[])[], page: Pag
       fill,
     });
   });
+  for (const row of cells) row.sort((a, b) => a.column - b.column);
   const columns = grid.xs.slice(1).map((x, i) => x - (grid.xs[i] ?? 0));
   const heights = grid.ys.slice(1).map((y, i) => y - (grid.ys[i] ?? 0));
   return { type: "table", box: grid.box, columns, rows: heights, cells };

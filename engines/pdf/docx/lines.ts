@@ -13,8 +13,15 @@ const MARKER_GAP = 4;
 /** Pieces of one line of text are at most this many font sizes apart. */
 const WORD_GAP = 1;
 const LEADER_GAP = 6;
-/** Dot leaders (a table of contents line). */
-export const LEADERS = /(\.\s?){4,}$|…$/;
+/**
+ * A piece that is only leader dots: forms draw their leaders as runs of a few dots set apart
+ * (". . ." every half inch), each a piece of its own.
+ */
+const LEADER_PIECE = /^[.\s…·]*[.…·][.\s…·]*$/u;
+/** A line ending in dot leaders, or in an arrow pointing at the box it fills. */
+const LEADS = /(\.\s?){4,}$|(\s\.){2,}$|[…▶►→]$/u;
+/** What dot leaders run to: a page or line number, a box label ("8a", "▶ 46"). */
+const LEADER_TARGET_CHARS = 6;
 
 export function toLine(spans: readonly TextSpan[]): Line {
   const text = spans.map((span) => span.text).join("");
@@ -45,24 +52,45 @@ export function visualLines(lines: readonly TextLine[]): Line[] {
   const result: Line[] = [];
   const used = new Array<boolean>(pieces.length).fill(false);
   for (let i = 0; i < pieces.length; i++) {
-    if (used[i]) continue;
-    let current = pieces[i] as Line;
-    used[i] = true;
-    for (let j = i + 1; j < pieces.length; j++) {
-      const next = pieces[j] as Line;
-      if (next.baseline - current.baseline > current.size * 0.4) break;
-      if (used[j] || !sameBaseline(current, next)) continue;
-      const gap = next.box[0] - current.box[2];
-      // A marker, or dot leaders running to a page number, may be far from what follows.
-      const limit =
-        current.text.trim().length <= 3 ? MARKER_GAP : LEADERS.test(current.text) ? LEADER_GAP : WORD_GAP;
-      if (gap < -current.size * 0.5 || gap > limit * Math.max(current.size, next.size)) continue;
-      current = joinLines(current, next);
-      used[j] = true;
+    const head = pieces[i] as Line;
+    // The pieces on this baseline, left to right: one drawn a little lower may be further left.
+    while (!used[i]) {
+      const row: Line[] = [];
+      const at: number[] = [];
+      for (let j = i; j < pieces.length; j++) {
+        const next = pieces[j] as Line;
+        if (next.baseline - head.baseline > head.size * 0.4) break;
+        if (!used[j] && sameBaseline(head, next)) {
+          row.push(next);
+          at.push(j);
+        }
+      }
+      const order = row.map((_, k) => k).sort((a, b) => (row[a] as Line).box[0] - (row[b] as Line).box[0]);
+      const first = order[0] ?? 0;
+      let current = row[first] as Line;
+      used[at[first] ?? i] = true;
+      for (const k of order.slice(1)) {
+        const next = row[k] as Line;
+        const gap = next.box[0] - current.box[2];
+        // A marker, or dot leaders running to a page number, may be far from what follows; the
+        // dots of a leader may be far from the text they follow and from each other.
+        const limit =
+          current.text.trim().length <= 3 ? MARKER_GAP : leaderGap(current, next) ? LEADER_GAP : WORD_GAP;
+        if (gap < -current.size * 0.5 || gap > limit * Math.max(current.size, next.size)) continue;
+        current = joinLines(current, next);
+        used[at[k] ?? i] = true;
+      }
+      result.push(current);
     }
-    result.push(current);
   }
   return insertInsets(result).sort((a, b) => a.box[1] - b.box[1] || a.box[0] - b.box[0]);
+}
+
+/** The gap between the two pieces may be a dot leader's: the right one is leader dots, or the left ends in leaders and the right is their target or more dots. */
+function leaderGap(left: Line, right: Line): boolean {
+  if (LEADER_PIECE.test(right.text)) return true;
+  const leads = LEADS.test(left.text) || LEADER_PIECE.test(left.text);
+  return leads && right.text.replace(/\s/g, "").length <= LEADER_TARGET_CHARS;
 }
 
 /** Visible characters in an inset piece at most (a raised "*", letters set apart). */

@@ -1,8 +1,9 @@
 /**
  * Paragraphs from the visual lines of one text column, top to bottom. A line continues the
  * paragraph above when it has the same size, follows at the paragraph's line spacing, keeps its
- * left edge, and the line above did not stop early (its next word would have fitted: the author
- * broke the line). A word hyphenated at a line end is joined again (a hyphen before a capital or
+ * left edge (or steps in under the text after a form entry's label, "24 Certain expenses"), and
+ * the line above did not stop early (its next word would have fitted: the author broke the line;
+ * a form entry's lines are measured against the entries around it, not the whole region). A word hyphenated at a line end is joined again (a hyphen before a capital or
  * a digit is kept, as in "Franco-German", with no space). Lines starting with a bullet
  * or a number are list items.
  */
@@ -18,6 +19,9 @@ export interface Column {
 const BULLET = /^([•◦▪▫‣⁃●○■□►▶➢➤✓✔·*\-–—])\s+/u;
 const NUMBERED = /^\(?(\d{1,3}|[a-z]|[A-Z]|[ivxlc]{2,6}|[IVXLC]{2,6})([.)])\s+/u;
 
+/** Dot leaders or an arrow, then a short label (a page number, a form's line number). */
+const ENTRY_END = /((\.\s?){4,}|(\s\.){2,}|[▶►→])\s*\S{1,8}$/u;
+
 interface Draft {
   lines: Line[];
   runs: Run[];
@@ -25,15 +29,19 @@ interface Draft {
   /** x where the text (after a list marker) starts. */
   textLeft: number;
   steps: number[];
+  /** The right edge of a form entry's text block (see `entryRight`), when the entry runs on. */
+  right: number | null;
 }
 
 export function buildParagraphs(lines: readonly Line[], column: Column): Paragraph[] {
   const paragraphs: Paragraph[] = [];
   let draft: Draft | null = null;
-  for (const line of lines) {
+  for (const [index, line] of lines.entries()) {
     const mark = listMark(line);
-    if (draft !== null && mark === null && continues(draft, line, column)) {
+    const entry = draft === null ? null : entryRight(draft, line, lines, index);
+    if (draft !== null && mark === null && continues(draft, line, column, entry)) {
       append(draft, line);
+      draft.right ??= entry;
       continue;
     }
     if (draft !== null) paragraphs.push(finish(draft, column));
@@ -81,7 +89,14 @@ function roman(label: string): number {
 
 function start(line: Line, mark: ReturnType<typeof listMark>): Draft {
   if (mark === null)
-    return { lines: [line], runs: runsOf(line.spans), list: null, textLeft: line.box[0], steps: [] };
+    return {
+      lines: [line],
+      runs: runsOf(line.spans),
+      list: null,
+      textLeft: line.box[0],
+      steps: [],
+      right: null,
+    };
   const spans = dropPrefix(line.spans, mark.length);
   const textLeft = spans[0]?.chars.find((char) => char.c.trim() !== "")?.box[0] ?? line.box[0];
   return {
@@ -90,10 +105,36 @@ function start(line: Line, mark: ReturnType<typeof listMark>): Draft {
     list: { kind: mark.kind, number: mark.number, marker: line.text.slice(0, mark.length).trim() },
     textLeft,
     steps: [],
+    right: null,
   };
 }
 
-function continues(draft: Draft, line: Line, column: Column): boolean {
+/** A form's entry label: a line number with at most a letter ("24", "6a"), or a letter ("b"). */
+const ENTRY_LABEL = /^(\d{1,3}[a-z]?|[a-z])\s+(?=\S)/u;
+
+/**
+ * The right edge of a form entry's text block, when the line continues the entry: the entry's
+ * first line starts with a label ("24 Certain business expenses of") and the line steps in under
+ * the text after the label (a hanging indent). A form's entries end well before the region's
+ * right edge (its amount boxes are there), so the edge is the furthest right of the first line
+ * and the entries just above and below it (the nearest lines starting where it does). Otherwise
+ * null.
+ */
+function entryRight(draft: Draft, line: Line, lines: readonly Line[], index: number): number | null {
+  const first = draft.lines[0];
+  if (first === undefined || draft.lines.length !== 1 || draft.list !== null) return null;
+  const label = ENTRY_LABEL.exec(first.text);
+  if (label === null) return null;
+  const text = dropPrefix(first.spans, label[0].length)[0]?.chars.find((char) => char.c.trim() !== "");
+  if (text === undefined || Math.abs(line.box[0] - text.box[0]) > line.size * 0.5) return null;
+  const entry = (other: Line) => other !== first && Math.abs(other.box[0] - first.box[0]) <= first.size;
+  const at = lines.lastIndexOf(first, index);
+  const above = lines.slice(0, at).findLast(entry);
+  const below = lines.slice(index + 1).find(entry);
+  return Math.max(first.box[2], above?.box[2] ?? 0, below?.box[2] ?? 0);
+}
+
+function continues(draft: Draft, line: Line, column: Column, entry: number | null): boolean {
   const previous = draft.lines.at(-1);
   if (previous === undefined) return false;
   const size = Math.max(previous.size, line.size);
@@ -109,7 +150,11 @@ function continues(draft: Draft, line: Line, column: Column): boolean {
   const left = draft.list !== null ? draft.textLeft : Math.min(...draft.lines.slice(-1).map((l) => l.box[0]));
   // An indented line starts a new paragraph (first-line indent), except under a first line that
   // ran to the column's edge: that is a hanging indent (footnotes, references).
-  const hanging = draft.list === null && draft.lines.length === 1 && previous.box[2] >= column.right - size;
+  const right = draft.right ?? entry ?? column.right;
+  const hanging =
+    draft.list === null &&
+    draft.lines.length === 1 &&
+    (previous.box[2] >= column.right - size || entry !== null);
   // Centred text (a title page, a dedication) has a left edge of its own on every line: a centred
   // line continues a paragraph of centred lines, where a line may fill the column.
   const full = (l: Line) => l.box[0] <= column.left + size * 0.5 && l.box[2] >= column.right - size * 0.5;
@@ -121,12 +166,13 @@ function continues(draft: Draft, line: Line, column: Column): boolean {
   if (line.box[0] > left + size * 0.8 && !hanging && !centredText) return false;
   if (draft.list !== null && line.box[0] < left - size * 0.8) return false;
   // The line above stopped although the next word would have fitted: the author broke it.
-  // A line of a table of contents ("Title . . . . 12") is an entry of its own.
-  if (/(\.\s?){4,}\s*\S{1,8}$/.test(previous.text)) return false;
+  // A line of a table of contents ("Title . . . . 12"), or of a form whose leaders or arrow run to
+  // the number of its box ("Alimony . . . 11", "total income ▶ 22"), is an entry of its own.
+  if (ENTRY_END.test(previous.text)) return false;
   const word = firstWordWidth(line);
   const display = boldShare(previous.spans) >= 0.9 && boldShare(line.spans) >= 0.9;
   const centred = centredText || [previous, line].every((l) => centredIn(l, column, size));
-  if (!centred && !display && previous.box[2] + size * 0.3 + word < column.right - size * 0.5) return false;
+  if (!centred && !display && previous.box[2] + size * 0.3 + word < right - size * 0.5) return false;
   return true;
 }
 

@@ -5,11 +5,18 @@
  * other bands are read top to bottom. A heading or figure spanning the columns ends the region,
  * so text above it is read before it and text below after it.
  *
- * Two kinds of side-by-side text are rows rather than columns: a column of numbers only right of
- * text (a table of contents' page numbers, a price list's amounts, a table's figures under a header
- * row) goes with the text on its line, so the region is read line by line; and a region cut by at least two empty horizontal strips
- * across all its columns into short rows (a borderless table: a label beside a few lines of text)
- * is read row by row, each row column by column.
+ * Within a band, pieces are read line by line, each line left to right; a tall piece (a brace
+ * beside several lines) comes at its top and does not merge the lines beside it into one.
+ *
+ * Two kinds of side-by-side text are rows rather than columns: a column of numbers (a table of
+ * contents' page numbers, a form's line numbers in either margin, a price list's amounts, a
+ * table's figures under a header row) goes with the column of text it numbers, which is then read
+ * line by line (the whole region when the other columns' lines are level with them: a table),
+ * and a band whose only side pieces are numbers is no band of columns; and a region cut by at
+ * least two empty horizontal strips across all its columns into short rows (a borderless table:
+ * a label beside a few lines of text) is read row by row, each row column by column. A narrow
+ * first column of labels whose every block starts level with a line beside it (a form's section
+ * labels, a contents page's "Appendix B") cuts the region into sections, each read label first.
  */
 import type { Box } from "../structured-text.ts";
 
@@ -26,6 +33,8 @@ const NUMBER = /^[([]?[-+–]?[$€£¥]?(\d[\d.,:/–-]*|[ivxlcdm]+|[IVXLCDM]+)
  * is two cells), or a dash for an empty cell, separated by spaces.
  */
 const FIGURE = /^[([]?[-+–]?[$€£¥]?\d[\d.,:/–-]*[\p{L}%]{0,2}[)\]]?$|^[-–—]$/u;
+/** Share of a column's lines level with lines of the next column in a table. */
+const LEVEL_SHARE = 0.8;
 /** Cells of a borderless table hold at most this many lines on average. */
 const MAX_CELL_LINES = 4;
 
@@ -39,16 +48,25 @@ export function readingOrder<T extends Placed>(pieces: readonly T[], gutter: num
     if (!group.columns) {
       regions.push(group.pieces);
     } else {
-      const columns = splitColumns(group.pieces, gutter);
+      const split = splitColumns(group.pieces, gutter);
+      const columns = withNumbersAttached(split);
       const rows = columns.length > 1 ? tableRows(group.pieces, columns) : null;
-      if (columns.length <= 1 || columns.slice(1).some(numbersOnly)) regions.push(group.pieces);
+      // A column of numbers is read with the text on its line; so is a table around it.
+      const numbered = columns.length < split.length;
+      if (columns.length <= 1 || (numbered && levelColumns(columns))) regions.push(group.pieces);
       else if (rows !== null) for (const row of rows) regions.push(...readingOrder(row, gutter));
-      else for (const column of columns) regions.push(...readingOrder(column, gutter));
+      else {
+        const sections = labelSections(group.pieces, columns);
+        for (const part of sections ?? columns) regions.push(...readingOrder(part, gutter));
+      }
     }
     group = null;
   };
   for (const band of bands(pieces)) {
-    const banded = gutterOf(band, gutter) !== null;
+    // A band is cut into columns by a gutter, unless all beside its text are numbers (a line
+    // number or page number on the text's line).
+    const banded =
+      gutterOf(band, gutter) !== null && withNumbersAttached(splitColumns(band, gutter)).length > 1;
     if (group !== null) {
       if (group.columns && gutterOf([...group.pieces, ...band], gutter) !== null) {
         group.pieces.push(...band);
@@ -96,8 +114,39 @@ function bands<T extends Placed>(pieces: readonly T[]): T[][] {
     bottom = piece.box[3];
   }
   if (current.length > 0) result.push(current);
-  for (const band of result) band.sort((a, b) => a.box[0] - b.box[0]);
-  return result;
+  return result.map(inLines);
+}
+
+/** Pieces taller than this many usual line heights (a brace, a drop cap) are no line of text. */
+const TALL = 2;
+
+/**
+ * A band's pieces by line, top to bottom, each line left to right: a piece is on a line when its
+ * middle is within half a height of the line's first piece. A tall piece (a brace spanning the
+ * band's lines) comes at its top on a line of its own, so the lines beside it stay in order.
+ */
+function inLines<T extends Placed>(band: T[]): T[] {
+  const height = (piece: Placed) => piece.box[3] - piece.box[1];
+  const middle = (piece: Placed) => (piece.box[1] + piece.box[3]) / 2;
+  const heights = band.map(height).sort((a, b) => a - b);
+  const usual = heights[Math.floor(heights.length / 2)] ?? 0;
+  const lines: T[][] = [];
+  for (const piece of [...band].sort((a, b) => a.box[1] - b.box[1])) {
+    const tall = height(piece) > usual * TALL;
+    const line = tall
+      ? undefined
+      : lines.find((candidate) => {
+          const first = candidate[0];
+          return (
+            first !== undefined &&
+            height(first) <= usual * TALL &&
+            Math.abs(middle(first) - middle(piece)) < Math.min(height(first), height(piece)) * 0.5
+          );
+        });
+    if (line === undefined) lines.push([piece]);
+    else line.push(piece);
+  }
+  return lines.flatMap((line) => line.sort((a, b) => a.box[0] - b.box[0]));
 }
 
 /** The widest empty vertical strip of at least `gutter` points between the pieces, or null. */
@@ -138,6 +187,44 @@ function splitColumns<T extends Placed>(pieces: readonly T[], gutter: number): T
 }
 
 /**
+ * The columns with each column of numbers joined to the column of text it numbers: the one on its
+ * left (page numbers, a form's line numbers at the right margin, a table's figures), or for a
+ * first column the one on its right (line numbers at the left margin).
+ */
+function withNumbersAttached<T extends Placed>(columns: readonly T[][]): T[][] {
+  const result: T[][] = [];
+  let leading: T[] = [];
+  for (const column of columns) {
+    const previous = result.at(-1);
+    if (!numbersOnly(column)) {
+      result.push([...leading, ...column]);
+      leading = [];
+    } else if (previous === undefined) leading.push(...column);
+    else previous.push(...column);
+  }
+  if (leading.length > 0) result.push(leading);
+  return result;
+}
+
+/**
+ * Most lines of each column sit level with a line of the column beside it (centres within a
+ * fifth of a line's height): the columns of a table, whose rows are read across. Text set beside
+ * a form's rows at its own line spacing (a sidebar) is not.
+ */
+function levelColumns(columns: readonly (readonly Placed[])[]): boolean {
+  const centre = (piece: Placed) => (piece.box[1] + piece.box[3]) / 2;
+  const height = (piece: Placed) => piece.box[3] - piece.box[1];
+  return columns.slice(1).every((column, c) => {
+    const other = columns[c] ?? [];
+    const [fewer, more] = column.length <= other.length ? [column, other] : [other, column];
+    const level = fewer.filter((piece) =>
+      more.some((o) => Math.abs(centre(o) - centre(piece)) <= Math.min(height(o), height(piece)) * 0.2),
+    ).length;
+    return level >= fewer.length * LEVEL_SHARE;
+  });
+}
+
+/**
  * A column of page numbers or of figures (a table's column), under at most a header row: the
  * pieces level with its top piece may be any text.
  */
@@ -152,6 +239,44 @@ function numbersOnly(column: readonly Placed[]): boolean {
     return NUMBER.test(text) || text.split(/\s+/).every((cell) => FIGURE.test(cell));
   };
   return column.every(numeric) || (header > 0 && body.length >= 2 && body.every(numeric));
+}
+
+/** Blocks of a label column begin after more white than this many of their line heights. */
+const LABEL_BLOCK_GAP = 1;
+
+/**
+ * The region cut into sections at the top of each block of a narrow first column of labels (a
+ * form's "Income" with its notes beside the income lines, a CV's dates beside each post), when
+ * every block starts level with a line of the columns beside it: each section is then read on
+ * its own, its label first. Otherwise null (columns of text are read whole).
+ */
+function labelSections<T extends Placed>(
+  pieces: readonly T[],
+  columns: readonly (readonly T[])[],
+): T[][] | null {
+  const labels = columns[0];
+  if (labels === undefined || columns.length < 2) return null;
+  const inLabels = new Set<T>(labels);
+  const rest = pieces.filter((piece) => !inLabels.has(piece));
+  const width = (list: readonly T[]) =>
+    Math.max(...list.map((piece) => piece.box[2])) - Math.min(...list.map((piece) => piece.box[0]));
+  if (rest.length === 0 || width(labels) * 3 > width(rest)) return null;
+  const height = (piece: Placed) => piece.box[3] - piece.box[1];
+  const tops: number[] = [];
+  let bottom = Number.NEGATIVE_INFINITY;
+  for (const piece of [...labels].sort((a, b) => a.box[1] - b.box[1])) {
+    if (piece.box[1] - bottom > height(piece) * LABEL_BLOCK_GAP) tops.push(piece.box[1]);
+    bottom = Math.max(bottom, piece.box[3]);
+  }
+  const level = (top: number) => rest.some((piece) => Math.abs(piece.box[1] - top) <= height(piece) * 0.5);
+  if (tops.length < 2 || !tops.every(level)) return null;
+  const cuts = tops.slice(1);
+  const sections: T[][] = tops.map(() => []);
+  for (const piece of pieces) {
+    const section = cuts.filter((cut) => piece.box[1] >= cut - height(piece) * 0.5).length;
+    sections[section]?.push(piece);
+  }
+  return sections.filter((section) => section.length > 0);
 }
 
 /**

@@ -6,7 +6,7 @@
  * run of words that a rule happens to cross is never cut in two, and text beside a table is never
  * lost to it.
  */
-import type { RuledGrid } from "../ruled-grid.ts";
+import type { GridCell, RuledGrid } from "../ruled-grid.ts";
 import type { TextChar } from "../structured-text.ts";
 import { linePiece } from "./lines.ts";
 import type { Line } from "./model.ts";
@@ -21,6 +21,8 @@ export interface TableText {
   readonly free: Line[];
   /** Per grid, per cell index (as in `grid.cells`), the pieces of lines inside it. */
   readonly cells: Line[][][];
+  /** Per grid, how many of its pieces are parts of lines that run on outside every grid. */
+  readonly crossing: number[];
 }
 
 interface Target {
@@ -33,6 +35,7 @@ interface Target {
 export function distributeText(lines: readonly Line[], grids: readonly RuledGrid[]): TableText {
   const free: Line[] = [];
   const cells = grids.map((grid) => grid.cells.map((): Line[] => []));
+  const crossing = grids.map(() => 0);
   for (const line of lines) {
     const targets = rowCells(line, grids);
     if (targets.length === 0) {
@@ -41,9 +44,14 @@ export function distributeText(lines: readonly Line[], grids: readonly RuledGrid
     }
     const chars = line.spans.flatMap((span) => span.chars);
     let outside: number[] = [];
+    let freed = false;
+    const inGrids: number[] = [];
     const flushOutside = () => {
       const piece = outside.length > 0 ? linePiece(line, outside[0] ?? 0, (outside.at(-1) ?? 0) + 1) : null;
-      if (piece !== null) free.push(piece);
+      if (piece !== null) {
+        free.push(piece);
+        freed = true;
+      }
       outside = [];
     };
     for (const [from, to] of phrases(chars, targets, line.size)) {
@@ -54,14 +62,39 @@ export function distributeText(lines: readonly Line[], grids: readonly RuledGrid
       }
       flushOutside();
       const piece = linePiece(line, from, to);
-      if (piece !== null) cells[target.grid]?.[target.cell]?.push(piece);
+      if (piece !== null) {
+        cells[target.grid]?.[target.cell]?.push(piece);
+        inGrids.push(target.grid);
+      }
     }
     flushOutside();
+    if (freed) for (const g of inGrids) crossing[g] = (crossing[g] ?? 0) + 1;
   }
   for (const grid of cells) {
-    for (const cell of grid) cell.sort((a, b) => a.baseline - b.baseline || a.box[0] - b.box[0]);
+    for (const [c, cell] of grid.entries()) grid[c] = inRows(cell);
   }
-  return { free, cells };
+  return { free, cells, crossing };
+}
+
+/**
+ * A cell's lines top to bottom, those on one line left to right: pieces whose baselines differ by
+ * less than half their size (a label and a value in another size or font) are one line.
+ */
+function inRows(lines: readonly Line[]): Line[] {
+  const sorted = [...lines].sort((a, b) => a.baseline - b.baseline);
+  const rows: Line[][] = [];
+  for (const line of sorted) {
+    const row = rows.at(-1);
+    const first = row?.[0];
+    if (
+      row !== undefined &&
+      first !== undefined &&
+      line.baseline - first.baseline < Math.min(first.size, line.size) * 0.5
+    )
+      row.push(line);
+    else rows.push([line]);
+  }
+  return rows.flatMap((row) => row.sort((a, b) => a.box[0] - b.box[0]));
 }
 
 /** The cells of the grids' rows the line runs through (by its vertical middle), left to right. */
@@ -132,4 +165,70 @@ function bestTarget(chars: readonly TextChar[], targets: readonly Target[]): Tar
     }
   }
   return best;
+}
+
+/**
+ * The grid with each cell that spans several rows cut between its lines where they sit in
+ * different rows: a form's column of line numbers or of labels drawn without the rules between
+ * its rows, each of its lines belonging to the row of the grid it is in. Only a cell whose lines
+ * are set apart (more white between them than a paragraph has) and mostly level with text in
+ * other cells is cut; a wrapped paragraph in a merged cell stays whole.
+ */
+export function splitLevelCells(
+  grid: RuledGrid,
+  cellLines: readonly Line[][],
+): { grid: RuledGrid; lines: Line[][] } {
+  const cells: GridCell[] = [];
+  const lines: Line[][] = [];
+  const rowOf = (line: Line) => {
+    const middle = (line.box[1] + line.box[3]) / 2;
+    return grid.ys.findIndex((y, i) => middle >= y && middle < (grid.ys[i + 1] ?? y));
+  };
+  grid.cells.forEach((cell, c) => {
+    const own = cellLines[c] ?? [];
+    const rows = [...new Set(own.map(rowOf))].sort((a, b) => a - b);
+    if (cell.rowSpan < 2 || rows.length < 2 || !setApart(own) || !mostlyLevel(own, cellLines, c)) {
+      cells.push(cell);
+      lines.push(own);
+      return;
+    }
+    const starts = [cell.row, ...rows.slice(1)];
+    starts.forEach((start, k) => {
+      const end = starts[k + 1] ?? cell.row + cell.rowSpan;
+      const top = grid.ys[start] ?? cell.box[1];
+      const bottom = grid.ys[end] ?? cell.box[3];
+      cells.push({ ...cell, row: start, rowSpan: end - start, box: [cell.box[0], top, cell.box[2], bottom] });
+      lines.push(
+        own.filter((line) => {
+          const row = rowOf(line);
+          return row >= start && row < end;
+        }),
+      );
+    });
+  });
+  return { grid: { ...grid, cells }, lines };
+}
+
+const middleOf = (line: Line) => (line.box[1] + line.box[3]) / 2;
+const heightOf = (line: Line) => line.box[3] - line.box[1];
+
+/** The white between consecutive lines is usually more than half a line's height. */
+function setApart(lines: readonly Line[]): boolean {
+  const sorted = [...lines].sort((a, b) => a.box[1] - b.box[1]);
+  const gaps = sorted.slice(1).map((line, i) => line.box[1] - (sorted[i] as Line).box[3]);
+  const heights = sorted.map(heightOf).sort((a, b) => a - b);
+  const height = heights[Math.floor(heights.length / 2)] ?? 0;
+  return gaps.filter((gap) => gap > height * 0.5).length * 2 > gaps.length;
+}
+
+/** At least half of the cell's lines have their middle level with a line of another cell. */
+function mostlyLevel(own: readonly Line[], cellLines: readonly Line[][], cell: number): boolean {
+  const others = cellLines.flatMap((other, o) => (o === cell ? [] : other));
+  const level = own.filter((line) =>
+    others.some(
+      (other) =>
+        Math.abs(middleOf(other) - middleOf(line)) <= Math.min(heightOf(other), heightOf(line)) * 0.2,
+    ),
+  ).length;
+  return level * 2 >= own.length;
 }
