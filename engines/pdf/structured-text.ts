@@ -134,6 +134,16 @@ export function textLines(page: PageText): TextLine[] {
   return page.blocks.flatMap((block) => (block.type === "text" ? block.lines : []));
 }
 
+const STRONG_RTL = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}]/gu;
+const STRONG_LTR =
+  /(?![\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}])\p{L}/gu;
+
+/** Text written right to left: more letters of right-to-left scripts than of the others. */
+export function rightToLeft(text: string): boolean {
+  const rtl = text.match(STRONG_RTL)?.length ?? 0;
+  return rtl > 0 && rtl > (text.match(STRONG_LTR)?.length ?? 0);
+}
+
 /** The union of boxes. */
 export function unionBox(boxes: readonly Box[]): Box {
   let x0 = Number.POSITIVE_INFINITY;

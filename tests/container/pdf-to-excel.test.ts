@@ -8,6 +8,7 @@ import { amount, day, type PageSpec, span, type TableSpec, tablesPdf } from "../
 import { bytesOf, corpus, corpusFiles } from "./corpus-files.ts";
 import { engineFailure } from "./engine-failure.ts";
 import { encryptedPdf, irreparablePdf, pdfInput, save } from "./fixtures.ts";
+import { drawnPdf, type GlyphText } from "./rich-pdf.ts";
 
 async function convert(bytes: Uint8Array, options: Partial<PdfToExcelOptions> = {}) {
   const progress: number[] = [];
@@ -282,6 +283,18 @@ describe("PDF to Excel", () => {
       [1, "Dear customer,"],
       [1, "thank you for your order."],
     ]);
+  });
+
+  it("reads Arabic phrases from the right", async () => {
+    // Each word its own text object, drawn from the right edge leftwards, as Arabic is set.
+    const glyphs: GlyphText = { a: "هذه", b: "فقرة", c: "إضافية" };
+    const content = [
+      "BT /F6 14 Tf 300 760 Td (a) Tj ET\n",
+      "BT /F6 14 Tf 285 760 Td (b) Tj ET\n",
+      "BT /F6 14 Tf 270 760 Td (c) Tj ET\n",
+    ].join("");
+    const { workbook } = await convert(await drawnPdf([{ content }], glyphs), { text_sheet: true });
+    expect(values(sheet(workbook, "Text"))).toEqual([[1, "هذه فقرة إضافية"]]);
   });
 
   it("refuses encrypted, damaged and text-less PDFs with their codes", async () => {

@@ -600,6 +600,24 @@ describe("PDF to Word", () => {
     expect(paragraphs.map((p) => p.text)).toEqual(["किताब", "கொ", "తెలు"]);
   });
 
+  it("reads Arabic from the right and marks its paragraphs right to left", async () => {
+    // Each word its own text object, drawn from the right edge leftwards, as Arabic is set.
+    const glyphs: GlyphText = { a: "هذه", b: "فقرة", c: "إضافية", d: "Latin" };
+    const content = [
+      "BT /F6 14 Tf 300 760 Td (a) Tj ET\n",
+      "BT /F6 14 Tf 280 760 Td (b) Tj ET\n",
+      "BT /F6 14 Tf 260 760 Td (c) Tj ET\n",
+      "BT /F6 14 Tf 72 720 Td (d) Tj ET\n",
+      "BT /F6 14 Tf 92 720 Td (d) Tj ET\n",
+    ].join("");
+    const { paragraphs, parts } = await convert(await drawnPdf([{ content }], glyphs));
+    expect(paragraphs.map((p) => p.text)).toEqual(["هذه فقرة إضافية", "Latin Latin"]);
+    const [arabic, latin] = [...parts.document.matchAll(/<w:p>[\s\S]*?<\/w:p>/g)].map((m) => m[0]);
+    expect(arabic).toMatch(/<w:bidi\/>/);
+    expect(arabic).toMatch(/<w:rtl\/>/);
+    expect(latin).not.toMatch(/<w:bidi\/>|<w:rtl\/>/);
+  });
+
   it("refuses bad input with its code", async () => {
     const failure = (bytes: Uint8Array) => engineFailure(pdfToWord([pdfInput("x.pdf", bytes)], {}, () => {}));
     expect((await failure(encryptedPdf())).code).toBe("PDF_ENCRYPTED");

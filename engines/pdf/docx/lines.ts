@@ -4,7 +4,7 @@
  * further apart stay separate (columns, table cells). A short piece set into a line off its
  * baseline (a raised mark) goes into that line.
  */
-import { type TextLine, type TextSpan, unionBox } from "../structured-text.ts";
+import { rightToLeft, type TextLine, type TextSpan, unionBox } from "../structured-text.ts";
 import { combineAccents } from "./accents.ts";
 import type { Line } from "./model.ts";
 
@@ -65,13 +65,21 @@ export function visualLines(lines: readonly TextLine[]): Line[] {
           at.push(j);
         }
       }
-      const order = row.map((_, k) => k).sort((a, b) => (row[a] as Line).box[0] - (row[b] as Line).box[0]);
+      // A row of Arabic or Hebrew is read from the right: its pieces join right to left.
+      const rtl = rightToLeft(row.map((line) => line.text).join(""));
+      const order = row
+        .map((_, k) => k)
+        .sort((a, b) =>
+          rtl
+            ? (row[b] as Line).box[2] - (row[a] as Line).box[2]
+            : (row[a] as Line).box[0] - (row[b] as Line).box[0],
+        );
       const first = order[0] ?? 0;
       let current = row[first] as Line;
       used[at[first] ?? i] = true;
       for (const k of order.slice(1)) {
         const next = row[k] as Line;
-        const gap = next.box[0] - current.box[2];
+        const gap = rtl ? current.box[0] - next.box[2] : next.box[0] - current.box[2];
         // A marker, or dot leaders running to a page number, may be far from what follows; the
         // dots of a leader may be far from the text they follow and from each other.
         const limit =

@@ -7,7 +7,7 @@
  * lost to it.
  */
 import type { GridCell, RuledGrid } from "../ruled-grid.ts";
-import type { TextChar } from "../structured-text.ts";
+import { rightToLeft, type TextChar } from "../structured-text.ts";
 import { linePiece } from "./lines.ts";
 import type { Line } from "./model.ts";
 
@@ -94,7 +94,11 @@ function inRows(lines: readonly Line[]): Line[] {
       row.push(line);
     else rows.push([line]);
   }
-  return rows.flatMap((row) => row.sort((a, b) => a.box[0] - b.box[0]));
+  return rows.flatMap((row) =>
+    rightToLeft(row.map((line) => line.text).join(""))
+      ? row.sort((a, b) => b.box[2] - a.box[2])
+      : row.sort((a, b) => a.box[0] - b.box[0]),
+  );
 }
 
 /** The cells of the grids' rows the line runs through (by its vertical middle), left to right. */

@@ -26,6 +26,7 @@ import {
   TextRun,
   WidthType,
 } from "docx";
+import { rightToLeft } from "../structured-text.ts";
 import type {
   Block,
   DocumentModel,
@@ -181,8 +182,11 @@ function blockOf(block: Block, lists: ListNumbering, pageBreak = false): (DocxPa
 function paragraphOf(paragraph: Paragraph, lists: ListNumbering, pageBreak = false): DocxParagraph {
   const heading = paragraph.heading > 0 ? HEADINGS[Math.min(paragraph.heading, 6) - 1] : undefined;
   const list = paragraph.list;
+  // Arabic or Hebrew: Word lays the paragraph out from the right and reorders its runs itself.
+  const rtl = rightToLeft(paragraph.runs.map((run) => run.text).join(""));
   return new DocxParagraph({
     children: paragraph.runs.map(textRunOf),
+    ...(rtl ? { bidirectional: true } : {}),
     ...(heading ? { heading } : {}),
     ...(list ? { numbering: lists.numberingOf(list) } : {}),
     ...(!list && paragraph.indent > 4 ? { indent: { left: Math.round(paragraph.indent * TWIPS) } } : {}),
@@ -207,6 +211,7 @@ function textRunOf(run: Run): TextRun {
     font: familyOf(run.font),
     ...(run.underline ? { underline: {} } : {}),
     ...(run.color !== "000000" ? { color: run.color } : {}),
+    ...(rightToLeft(run.text) ? { rightToLeft: true } : {}),
   };
   if (run.pageNumber) return new TextRun({ ...style, children: [PageNumber.CURRENT] });
   return new TextRun({ ...style, text: run.text });

@@ -3,7 +3,7 @@
  * table finders use: boxes in points (origin top left), the font size, and bold.
  */
 import type { Box, PageText } from "../structured-text.ts";
-import { textLines } from "../structured-text.ts";
+import { rightToLeft, textLines } from "../structured-text.ts";
 
 export interface Word {
   readonly text: string;
@@ -89,8 +89,10 @@ export function phrasesOf(words: readonly Word[]): Phrase[] {
 }
 
 export function phraseOf(words: readonly Word[]): Phrase {
+  // Words come left to right; Arabic and Hebrew read from the right.
+  const texts = words.map((word) => word.text);
   return {
-    text: words.map((word) => word.text).join(" "),
+    text: (rightToLeft(texts.join("")) ? texts.reverse() : texts).join(" "),
     box: [
       Math.min(...words.map((word) => word.box[0])),
       Math.min(...words.map((word) => word.box[1])),

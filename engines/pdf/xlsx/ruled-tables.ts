@@ -4,7 +4,7 @@
  * cell's lines are joined.
  */
 import { findRuledGrids, type RuledGrid } from "../ruled-grid.ts";
-import type { Rule } from "../structured-text.ts";
+import { type Rule, rightToLeft } from "../structured-text.ts";
 import { centerX, centerY, type Word } from "./page-words.ts";
 import type { Table, TableRow } from "./table-model.ts";
 
@@ -87,11 +87,9 @@ export function cellText(words: readonly Word[]): string {
     else line.push(word);
   }
   return lines
-    .map((line) =>
-      line
-        .sort((a, b) => a.box[0] - b.box[0])
-        .map((word) => word.text)
-        .join(" "),
-    )
+    .map((line) => {
+      const texts = line.sort((a, b) => a.box[0] - b.box[0]).map((word) => word.text);
+      return (rightToLeft(texts.join("")) ? texts.reverse() : texts).join(" ");
+    })
     .join(" ");
 }
