@@ -210,7 +210,7 @@ function collectBlocks(stext: mupdf.StructuredText): PageBlock[] {
       ]);
     },
     endLine() {
-      if (line !== null && line.chars.length > 0) lines.push(buildLine(line));
+      if (line !== null && line.chars.length > 0) lines.push(buildLine(withoutClosedSpaces(line)));
       line = null;
     },
     endTextBlock() {
@@ -219,6 +219,31 @@ function collectBlocks(stext: mupdf.StructuredText): PageBlock[] {
     },
   });
   return blocks;
+}
+
+/** A space between two glyphs closer than this many font sizes shows no gap: it is no word break. */
+const CLOSED_SPACE = 0.08;
+
+/**
+ * The line without the space characters that show no gap: a producer that draws a space and then
+ * sets the next glyph back against the previous one ("sécuritésoc iale" where the page shows one
+ * word) means no word break; pdftotext and readers of the page see one word.
+ */
+function withoutClosedSpaces<
+  T extends { dir: [number, number]; wmode: number; chars: [TextChar, CharStyle][] },
+>(line: T): T {
+  if (line.wmode !== 0 || Math.abs(line.dir[1]) > 0.05) return line;
+  const chars = line.chars.filter(([char, style], i) => {
+    if (char.c !== " ") return true;
+    const before = line.chars[i - 1]?.[0];
+    const after = line.chars[i + 1]?.[0];
+    if (before === undefined || after === undefined || before.c.trim() === "" || after.c.trim() === "")
+      return true;
+    // Left to right, or right to left (Arabic and Hebrew come in reading order).
+    const gap = after.x >= before.x ? after.box[0] - before.box[2] : before.box[0] - after.box[2];
+    return gap >= style.size * CLOSED_SPACE;
+  });
+  return chars.length === line.chars.length ? line : { ...line, chars };
 }
 
 interface FontFacts {

@@ -61,4 +61,17 @@ describe("structured text", () => {
     const box = images[0]?.box ?? [0, 0, 0, 0];
     expect(box.map(Math.round)).toEqual([72, 142, 272, 242]);
   });
+
+  it("drops a space drawn and then covered by the next letter, and keeps spaces that show", async () => {
+    // Helvetica's space is 278/1000 em wide: moving back by that much closes the gap it left.
+    const content = [
+      "BT /F1 11 Tf 72 700 Td [(securitesoc ) 278 (iale and more)] TJ ET\n",
+      "BT /F1 11 Tf 72 680 Td [(tight ) 150 (words)] TJ ET\n",
+    ].join("");
+    const { page } = await firstPage(content);
+    expect(textLines(page).map((line) => line.text.trim())).toEqual([
+      "securitesociale and more",
+      "tight words",
+    ]);
+  });
 });
