@@ -600,6 +600,36 @@ describe("PDF to Word", () => {
     expect(paragraphs.map((p) => p.text)).toEqual(["किताब", "கொ", "తెలు"]);
   });
 
+  it("keeps raised and lowered small text as superscript and subscript runs", async () => {
+    const parts = [
+      { text: "Energy is mc", size: 11, rise: 0 },
+      { text: "2", size: 7, rise: 4 },
+      { text: " and water is H", size: 11, rise: 0 },
+      { text: "2", size: 7, rise: -2 },
+      { text: "O, of course.", size: 11, rise: 0 },
+    ];
+    let x = 72;
+    const content = parts
+      .map((part) => {
+        const shown = textAt(x, 700 + part.rise, part.text, 1, part.size);
+        x += width(part.text, part.size);
+        return shown;
+      })
+      .join("");
+    const { paragraphs } = await convert(await drawnPdf([{ content }]));
+    expect(paragraphs.map((p) => p.text)).toEqual(["Energy is mc2 and water is H2O, of course."]);
+    const runs = paragraphs[0]?.runs ?? [];
+    expect(runs.map((run) => [run.text, run.script])).toEqual([
+      ["Energy is mc", null],
+      ["2", "superscript"],
+      [" and water is H", null],
+      ["2", "subscript"],
+      ["O, of course.", null],
+    ]);
+    // Word draws them smaller itself: they have the line's size.
+    expect(new Set(runs.map((run) => run.size))).toEqual(new Set([22]));
+  });
+
   it("reads Arabic from the right and marks its paragraphs right to left", async () => {
     // Each word its own text object, drawn from the right edge leftwards, as Arabic is set.
     const glyphs: GlyphText = { a: "هذه", b: "فقرة", c: "إضافية", d: "Latin" };

@@ -13,6 +13,8 @@ export interface DocxRun {
   readonly color: string | null;
   /** Half-points. */
   readonly size: number | null;
+  /** `superscript` or `subscript` when the run is raised or lowered. */
+  readonly script: string | null;
   readonly pageField: boolean;
 }
 
@@ -104,6 +106,7 @@ function runOf(xml: string): DocxRun {
     underline: on(properties, "u"),
     color: /<w:color w:val="([0-9A-Fa-f]{6})"/.exec(properties)?.[1]?.toUpperCase() ?? null,
     size: size === undefined ? null : Number(size),
+    script: /<w:vertAlign w:val="(\w+)"/.exec(properties)?.[1] ?? null,
     pageField: /PAGE/.test(xml) && /w:instrText|w:fldSimple|w:fldChar/.test(xml),
   };
 }

@@ -14,6 +14,8 @@ export interface Run {
   readonly italic: boolean;
   readonly underline: boolean;
   readonly color: string;
+  /** Raised and smaller than its line (a footnote mark, an exponent), or lowered (a chemical index). */
+  readonly script?: "super" | "sub";
   /** The run shows the current page number (a PAGE field in Word). */
   readonly pageNumber?: boolean;
 }

@@ -300,8 +300,45 @@ function dropPrefix(spans: readonly TextSpan[], length: number): TextSpan[] {
 
 export function runsOf(spans: readonly TextSpan[]): Run[] {
   const runs: Run[] = [];
-  for (const span of spans) pushRun(runs, runOf(span));
+  const body = bodyOf(spans);
+  for (const span of spans) {
+    const script = body === null ? undefined : scriptOf(span, body);
+    // Word draws a raised or lowered run smaller by itself: the run gets its line's size.
+    pushRun(
+      runs,
+      body === null || script === undefined ? runOf(span) : { ...runOf(span), size: body.size, script },
+    );
+  }
   return runs;
+}
+
+/** A superscript is at most this share of its line's size, and raised at least this many sizes. */
+const SCRIPT_SIZE = 0.8;
+const SUPER_RAISE = 0.2;
+const SUB_DROP = 0.1;
+
+/** The size and baseline of the line's own text: the size most of its characters have. */
+function bodyOf(spans: readonly TextSpan[]): { size: number; baseline: number } | null {
+  const counts = new Map<number, number>();
+  for (const span of spans) counts.set(span.size, (counts.get(span.size) ?? 0) + span.text.trim().length);
+  let size = 0;
+  let most = 0;
+  for (const [candidate, count] of counts) {
+    if (count > most || (count === most && candidate > size)) {
+      size = candidate;
+      most = count;
+    }
+  }
+  const baseline = spans.find((span) => span.size === size)?.chars[0]?.y;
+  return baseline === undefined || size <= 0 ? null : { size, baseline };
+}
+
+function scriptOf(span: TextSpan, body: { size: number; baseline: number }): Run["script"] {
+  const y = span.chars[0]?.y;
+  if (y === undefined || span.text.trim() === "" || span.size > body.size * SCRIPT_SIZE) return undefined;
+  if (body.baseline - y >= body.size * SUPER_RAISE) return "super";
+  if (y - body.baseline >= body.size * SUB_DROP) return "sub";
+  return undefined;
 }
 
 /** Appends a run, joined to the last one when their style is the same (page numbers stay apart). */
@@ -317,7 +354,8 @@ function pushRun(runs: Run[], run: Run): void {
     last.bold === run.bold &&
     last.italic === run.italic &&
     last.underline === run.underline &&
-    last.color === run.color
+    last.color === run.color &&
+    last.script === run.script
   ) {
     runs[runs.length - 1] = { ...last, text: last.text + run.text };
     return;

@@ -212,6 +212,7 @@ function textRunOf(run: Run): TextRun {
     ...(run.underline ? { underline: {} } : {}),
     ...(run.color !== "000000" ? { color: run.color } : {}),
     ...(rightToLeft(run.text) ? { rightToLeft: true } : {}),
+    ...(run.script === "super" ? { superScript: true } : run.script === "sub" ? { subScript: true } : {}),
   };
   if (run.pageNumber) return new TextRun({ ...style, children: [PageNumber.CURRENT] });
   return new TextRun({ ...style, text: run.text });
