@@ -644,6 +644,8 @@ describe("PDF to Word", () => {
     expect(paragraphs.map((p) => p.text)).toEqual(["هذه فقرة إضافية", "Latin Latin"]);
     const [arabic, latin] = [...parts.document.matchAll(/<w:p>[\s\S]*?<\/w:p>/g)].map((m) => m[0]);
     expect(arabic).toMatch(/<w:bidi\/>/);
+    // Flush right on the page: in a right-to-left paragraph Word reads "left" as the line's start.
+    expect(arabic).toMatch(/<w:jc w:val="left"\/>/);
     expect(arabic).toMatch(/<w:rtl\/>/);
     expect(latin).not.toMatch(/<w:bidi\/>|<w:rtl\/>/);
   });

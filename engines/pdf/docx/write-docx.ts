@@ -189,7 +189,10 @@ function paragraphOf(paragraph: Paragraph, lists: ListNumbering, pageBreak = fal
     ...(rtl ? { bidirectional: true } : {}),
     ...(heading ? { heading } : {}),
     ...(list ? { numbering: lists.numberingOf(list) } : {}),
-    ...(!list && paragraph.indent > 4 ? { indent: { left: Math.round(paragraph.indent * TWIPS) } } : {}),
+    ...(!list && !rtl && paragraph.indent > 4
+      ? { indent: { left: Math.round(paragraph.indent * TWIPS) } }
+      : {}),
+    // On the page's side: docx writes a right-to-left paragraph's "right" as its start ("left").
     alignment: ALIGNMENTS[paragraph.alignment],
     spacing: { after: 120 },
     ...(pageBreak ? { pageBreakBefore: true } : {}),
