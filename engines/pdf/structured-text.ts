@@ -144,6 +144,14 @@ export function rightToLeft(text: string): boolean {
   return rtl > 0 && rtl > (text.match(STRONG_LTR)?.length ?? 0);
 }
 
+/**
+ * White between two glyphs met one after the other: the second to the right of the first or, in
+ * right-to-left text (which comes in reading order), to its left.
+ */
+export function glyphGap(last: Box, next: Box): number {
+  return next[0] + next[2] >= last[0] + last[2] ? next[0] - last[2] : last[0] - next[2];
+}
+
 /** The union of boxes. */
 export function unionBox(boxes: readonly Box[]): Box {
   let x0 = Number.POSITIVE_INFINITY;

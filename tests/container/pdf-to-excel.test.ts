@@ -297,6 +297,40 @@ describe("PDF to Excel", () => {
     expect(values(sheet(workbook, "Text"))).toEqual([[1, "هذه فقرة إضافية"]]);
   });
 
+  it("puts a table of Arabic on a right-to-left sheet, its first column the page's rightmost", async () => {
+    // A grid of 3 columns (x 150, 260, 370, 480) and 3 rows, one word a cell, drawn from the right.
+    const rules = [
+      ...[150, 260, 370, 480].map((x) => `${x} 680 m ${x} 740 l`),
+      ...[680, 700, 720, 740].map((y) => `150 ${y} m 480 ${y} l`),
+    ];
+    const glyphs: GlyphText = {
+      a: "الاسم",
+      b: "المدينة",
+      c: "العدد",
+      d: "سارة",
+      e: "دبي",
+      f: "42",
+      g: "علي",
+      h: "عمان",
+      i: "7",
+    };
+    const cell = (x: number, y: number, glyph: string) => `BT /F6 11 Tf ${x} ${y} Td (${glyph}) Tj ET\n`;
+    const content = [
+      `0.5 w ${rules.join(" ")} S\n`,
+      ...["abc", "def", "ghi"].flatMap((row, r) =>
+        [...row].map((glyph, c) => cell(400 - 110 * c, 725 - 20 * r, glyph)),
+      ),
+    ].join("");
+    const { workbook } = await convert(await drawnPdf([{ content }], glyphs));
+    const [table] = workbook.worksheets;
+    expect(table === undefined ? [] : values(table)).toEqual([
+      ["الاسم", "المدينة", "العدد"],
+      ["سارة", "دبي", 42],
+      ["علي", "عمان", 7],
+    ]);
+    expect(table?.views[0]).toMatchObject({ rightToLeft: true });
+  });
+
   it("refuses encrypted, damaged and text-less PDFs with their codes", async () => {
     expect((await engineFailure(convert(encryptedPdf()))).code).toBe("PDF_ENCRYPTED");
     expect((await engineFailure(convert(irreparablePdf()))).code).toBe("PDF_DAMAGED");

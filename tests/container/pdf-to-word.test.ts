@@ -650,6 +650,32 @@ describe("PDF to Word", () => {
     expect(latin).not.toMatch(/<w:bidi\/>|<w:rtl\/>/);
   });
 
+  it("lays a table of Arabic out from the right, its first column the page's rightmost", async () => {
+    // A grid of 3 columns (x 150, 260, 370, 480) and 2 rows (y 700, 720, 740).
+    const rules = [
+      ...[150, 260, 370, 480].map((x) => `${x} 700 m ${x} 740 l`),
+      ...[700, 720, 740].map((y) => `150 ${y} m 480 ${y} l`),
+    ];
+    const glyphs: GlyphText = { a: "الاسم", b: "المدينة", c: "العدد", d: "سارة", e: "دبي", f: "42" };
+    const content = [
+      `0.5 w ${rules.join(" ")} S\n`,
+      "BT /F6 11 Tf 400 725 Td (a) Tj ET\n",
+      "BT /F6 11 Tf 290 725 Td (b) Tj ET\n",
+      "BT /F6 11 Tf 180 725 Td (c) Tj ET\n",
+      "BT /F6 11 Tf 400 705 Td (d) Tj ET\n",
+      "BT /F6 11 Tf 290 705 Td (e) Tj ET\n",
+      "BT /F6 11 Tf 180 705 Td (f) Tj ET\n",
+    ].join("");
+    const { parts } = await convert(await drawnPdf([{ content }], glyphs));
+    expect(tablesOf(parts.document)).toEqual([
+      [
+        ["الاسم", "المدينة", "العدد"],
+        ["سارة", "دبي", "42"],
+      ],
+    ]);
+    expect(parts.document).toMatch(/<w:bidiVisual\/>/);
+  });
+
   it("refuses bad input with its code", async () => {
     const failure = (bytes: Uint8Array) => engineFailure(pdfToWord([pdfInput("x.pdf", bytes)], {}, () => {}));
     expect((await failure(encryptedPdf())).code).toBe("PDF_ENCRYPTED");

@@ -7,7 +7,7 @@
  * lost to it.
  */
 import type { GridCell, RuledGrid } from "../ruled-grid.ts";
-import { rightToLeft, type TextChar } from "../structured-text.ts";
+import { glyphGap, rightToLeft, type TextChar } from "../structured-text.ts";
 import { linePiece } from "./lines.ts";
 import type { Line } from "./model.ts";
 
@@ -127,10 +127,10 @@ function phrases(chars: readonly TextChar[], targets: readonly Target[], size: n
     if (char.c.trim() === "") continue;
     const last = chars[previous];
     if (last !== undefined) {
-      const gap = char.box[0] - last.box[2];
+      // Right-to-left text comes in reading order: its next glyph may lie to the left.
+      const gap = glyphGap(last.box, char.box);
       const spaced = i > previous + 1 || gap > size * WORD_GAP;
-      const left = (last.box[0] + last.box[2]) / 2;
-      const right = (char.box[0] + char.box[2]) / 2;
+      const [left, right] = [middleX(last), middleX(char)].sort((a, b) => a - b) as [number, number];
       const ruled = spaced && edges.some((x) => x > left && x < right);
       if (gap > size * WIDE_GAP || ruled) {
         result.push([start, previous + 1]);
@@ -142,6 +142,8 @@ function phrases(chars: readonly TextChar[], targets: readonly Target[], size: n
   if (chars.length > start) result.push([start, chars.length]);
   return result;
 }
+
+const middleX = (char: TextChar) => (char.box[0] + char.box[2]) / 2;
 
 /** The cell holding most of the phrase's glyph width, or null when most of it is outside them. */
 function bestTarget(chars: readonly TextChar[], targets: readonly Target[]): Target | null {

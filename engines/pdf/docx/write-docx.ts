@@ -245,8 +245,26 @@ function pictureOf(picture: Picture): DocxParagraph {
 }
 
 function tableOf(table: Table, lists: ListNumbering): DocxTable {
-  const widths = table.columns.map((w) => Math.max(1, Math.round(w * TWIPS)));
-  const rows = table.cells.map(
+  // A table of Arabic or Hebrew starts at the right: Word lays it out from the right
+  // (bidiVisual), so its first column is the page's rightmost.
+  const rtl = rightToLeft(
+    table.cells
+      .flat()
+      .flatMap((cell) => cell.paragraphs.flatMap((p) => p.runs.map((run) => run.text)))
+      .join(""),
+  );
+  const count = table.columns.length;
+  const cellRows = rtl
+    ? table.cells.map((cells) =>
+        cells
+          .map((cell) => ({ ...cell, column: count - cell.column - cell.columnSpan }))
+          .sort((a, b) => a.column - b.column),
+      )
+    : table.cells;
+  const widths = (rtl ? [...table.columns].reverse() : table.columns).map((w) =>
+    Math.max(1, Math.round(w * TWIPS)),
+  );
+  const rows = cellRows.map(
     (cells, r) =>
       new TableRow({
         height: { value: Math.round((table.rows[r] ?? 12) * TWIPS), rule: "atLeast" },
@@ -268,5 +286,6 @@ function tableOf(table: Table, lists: ListNumbering): DocxTable {
     columnWidths: widths,
     width: { size: widths.reduce((a, b) => a + b, 0), type: WidthType.DXA },
     layout: TableLayoutType.FIXED,
+    ...(rtl ? { visuallyRightToLeft: true } : {}),
   });
 }

@@ -3,7 +3,7 @@
  * table finders use: boxes in points (origin top left), the font size, and bold.
  */
 import type { Box, PageText } from "../structured-text.ts";
-import { rightToLeft, textLines } from "../structured-text.ts";
+import { glyphGap, rightToLeft, textLines } from "../structured-text.ts";
 
 export interface Word {
   readonly text: string;
@@ -35,7 +35,7 @@ export function lineWords(page: PageText): Word[][] {
     let box: [number, number, number, number] | null = null;
     let size = 0;
     let bold = false;
-    let lastRight = Number.NEGATIVE_INFINITY;
+    let last: Box | null = null;
     const flush = () => {
       if (box !== null && text.trim() !== "") words.push({ text: text.trim(), box, size, bold });
       text = "";
@@ -43,8 +43,9 @@ export function lineWords(page: PageText): Word[][] {
     };
     for (const span of line.spans) {
       for (const char of span.chars) {
-        // A gap without a space character (text placed by position) also separates words.
-        const gap = char.box[0] - lastRight;
+        // A gap without a space character (text placed by position) also separates words; in
+        // right-to-left text, which comes in reading order, the next glyph may lie to the left.
+        const gap = last === null ? 0 : glyphGap(last, char.box);
         if (char.c.trim() === "" || (box !== null && gap > span.size * 0.2)) flush();
         if (char.c.trim() !== "") {
           text += char.c;
@@ -59,7 +60,7 @@ export function lineWords(page: PageText): Word[][] {
                 ];
           size = Math.max(size, span.size);
           bold = bold || span.bold;
-          lastRight = char.box[2];
+          last = char.box;
         }
       }
     }

@@ -1,12 +1,15 @@
 /**
  * The workbook (exceljs): one worksheet per table, named after its page(s) and position; header
  * rows bold and frozen; numbers and dates as typed cells with the number format of their text;
- * merged cells merged; columns as wide as their text. Text outside the tables can go on a last
- * "Text" sheet.
+ * merged cells merged; columns as wide as their text; a table of Arabic or Hebrew mirrored, its
+ * first column the page's rightmost, on a sheet shown right to left. Text outside the tables can
+ * go on a last "Text" sheet.
  */
 import ExcelJS from "exceljs";
+import { rightToLeft } from "../structured-text.ts";
 import { type Conventions, typedValue } from "./cell-values.ts";
 import type { JoinedTable } from "./join-pages.ts";
+import type { TableRow } from "./table-model.ts";
 
 export interface PageText {
   readonly page: number;
@@ -24,6 +27,15 @@ export interface WorkbookFacts {
 const MIN_WIDTH = 6;
 const MAX_WIDTH = 60;
 
+/** The row with its positions in the opposite order, each cell starting where its right edge was. */
+function mirrored(row: TableRow): TableRow {
+  const out: TableRow = row.map(() => null);
+  row.forEach((cell, c) => {
+    if (cell !== null) out[row.length - c - cell.colSpan] = cell;
+  });
+  return out;
+}
+
 export async function writeWorkbook(
   tables: readonly JoinedTable[],
   text: readonly PageText[],
@@ -33,9 +45,15 @@ export async function writeWorkbook(
   workbook.creator = "PDF to Excel";
   const counts = { cells: 0, numbers: 0, dates: 0 };
   const names = sheetNames(tables);
-  tables.forEach((table, i) => {
+  tables.forEach((found, i) => {
+    // A table of Arabic or Hebrew reads from the right: its first column is the page's
+    // rightmost, and the sheet is shown right to left as the page is.
+    const rtl = rightToLeft(found.rows.flatMap((row) => row.map((cell) => cell?.text ?? "")).join(""));
+    const table = rtl ? { ...found, rows: found.rows.map(mirrored) } : found;
+    const view = rtl ? { rightToLeft: true } : {};
     const sheet = workbook.addWorksheet(names[i] ?? `Table ${i + 1}`, {
-      views: table.headerRows > 0 ? [{ state: "frozen", ySplit: table.headerRows }] : [],
+      views:
+        table.headerRows > 0 ? [{ state: "frozen", ySplit: table.headerRows, ...view }] : rtl ? [view] : [],
     });
     const widths: number[] = [];
     const merged = new Set<string>();
