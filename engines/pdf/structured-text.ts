@@ -247,9 +247,7 @@ function withoutClosedSpaces<
     const after = line.chars[i + 1]?.[0];
     if (before === undefined || after === undefined || before.c.trim() === "" || after.c.trim() === "")
       return true;
-    // Left to right, or right to left (Arabic and Hebrew come in reading order).
-    const gap = after.x >= before.x ? after.box[0] - before.box[2] : before.box[0] - after.box[2];
-    return gap >= style.size * CLOSED_SPACE;
+    return glyphGap(before.box, after.box) >= style.size * CLOSED_SPACE;
   });
   return chars.length === line.chars.length ? line : { ...line, chars };
 }

@@ -89,11 +89,15 @@ export function phrasesOf(words: readonly Word[]): Phrase[] {
   return phrases;
 }
 
-export function phraseOf(words: readonly Word[]): Phrase {
-  // Words come left to right; Arabic and Hebrew read from the right.
+/** The texts of words given left to right, joined in reading order (Arabic and Hebrew from the right). */
+export function joinWords(words: readonly Word[]): string {
   const texts = words.map((word) => word.text);
+  return (rightToLeft(texts.join("")) ? texts.reverse() : texts).join(" ");
+}
+
+export function phraseOf(words: readonly Word[]): Phrase {
   return {
-    text: (rightToLeft(texts.join("")) ? texts.reverse() : texts).join(" "),
+    text: joinWords(words),
     box: [
       Math.min(...words.map((word) => word.box[0])),
       Math.min(...words.map((word) => word.box[1])),

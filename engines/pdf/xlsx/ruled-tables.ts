@@ -4,8 +4,8 @@
  * cell's lines are joined.
  */
 import { findRuledGrids, type RuledGrid } from "../ruled-grid.ts";
-import { type Rule, rightToLeft } from "../structured-text.ts";
-import { centerX, centerY, type Word } from "./page-words.ts";
+import type { Rule } from "../structured-text.ts";
+import { centerX, centerY, joinWords, type Word } from "./page-words.ts";
 import type { Table, TableRow } from "./table-model.ts";
 
 export interface RuledResult {
@@ -86,10 +86,5 @@ export function cellText(words: readonly Word[]): string {
     if (line === undefined) lines.push([word]);
     else line.push(word);
   }
-  return lines
-    .map((line) => {
-      const texts = line.sort((a, b) => a.box[0] - b.box[0]).map((word) => word.text);
-      return (rightToLeft(texts.join("")) ? texts.reverse() : texts).join(" ");
-    })
-    .join(" ");
+  return lines.map((line) => joinWords(line.sort((a, b) => a.box[0] - b.box[0]))).join(" ");
 }
