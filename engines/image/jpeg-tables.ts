@@ -10,9 +10,9 @@
 
 import { concatBytes } from "../bytes.ts";
 import type { RgbaImage } from "./image-codecs.ts";
+import { jpegHeaderSegments } from "./image-info.ts";
 
 const DQT = 0xdb;
-const SOS = 0xda;
 
 /**
  * The JPEG with 8-bit quantisation tables if that decodes to the same pixels; else the JPEG. The two
@@ -46,27 +46,24 @@ function pixelDigest(image: RgbaImage): string {
  */
 export function clampedTables(jpeg: Uint8Array): Uint8Array | undefined {
   if (jpeg[0] !== 0xff || jpeg[1] !== 0xd8) return undefined;
-  const parts: Uint8Array[] = [jpeg.subarray(0, 2)];
-  let changed = false;
-  let offset = 2;
-  for (;;) {
-    if (offset + 4 > jpeg.length || jpeg[offset] !== 0xff) return undefined;
-    const marker = jpeg[offset + 1];
-    if (marker === SOS) break;
-    const end = offset + 2 + (((jpeg[offset + 2] ?? 0) << 8) | (jpeg[offset + 3] ?? 0));
-    if (end > jpeg.length) return undefined;
-    const tables = marker === DQT ? eightBitTables(jpeg.subarray(offset + 4, end)) : undefined;
-    if (tables === null) return undefined;
-    if (tables === undefined) {
-      parts.push(jpeg.subarray(offset, end));
-    } else {
-      parts.push(segment(DQT, tables));
-      changed = true;
+  const parts: Uint8Array[] = [];
+  let from = 0;
+  try {
+    for (const { marker, data } of jpegHeaderSegments(jpeg)) {
+      if (marker !== DQT) continue;
+      const tables = eightBitTables(data);
+      if (tables === null) return undefined;
+      if (tables === undefined) continue;
+      // The segment's marker and length sit in the 4 bytes before its data.
+      const start = data.byteOffset - jpeg.byteOffset - 4;
+      parts.push(jpeg.subarray(from, start), segment(DQT, tables));
+      from = start + 4 + data.length;
     }
-    offset = end;
+  } catch {
+    return undefined;
   }
-  if (!changed) return undefined;
-  parts.push(jpeg.subarray(offset));
+  if (parts.length === 0) return undefined;
+  parts.push(jpeg.subarray(from));
   return concatBytes(parts);
 }
 
