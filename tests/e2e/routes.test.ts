@@ -3,6 +3,8 @@
  * page's head, the app hydrates it without a mismatch, the text is translated, and Hindi, Telugu and
  * Tamil are drawn with the site's own fonts (whatever fonts the machine has).
  */
+import { readdirSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { toolPath } from "../../client/src/config/paths.ts";
@@ -25,6 +27,24 @@ const INDIC_FONTS: Partial<Record<LanguageCode, string>> = {
 };
 /** What an untranslated key looks like on screen ("pages.home.title", "common:app.name"). */
 const MISSING_KEY = /\b(pages|common|app|errors|footer|header|features|hero)[.:][a-z]\w*\.?\w*/;
+/** Every string key of the English files (shared, tool cards, each tool's), as a path: "merge-pdf.name". */
+function stringKeys(): Set<string> {
+  const root = resolve(import.meta.dirname, "../..");
+  const files = [
+    join(root, "locales/en/common.json"),
+    join(root, "client/src/generated/tool-cards/en.json"),
+    ...readdirSync(join(root, "tools")).map((tool) => join(root, "tools", tool, "locales/en.json")),
+  ];
+  const keys = new Set<string>();
+  const walk = (value: unknown, path: string) => {
+    if (value && typeof value === "object")
+      for (const [key, inner] of Object.entries(value)) walk(inner, path ? `${path}.${key}` : key);
+    else keys.add(path);
+  };
+  for (const file of files) walk(JSON.parse(readFileSync(file, "utf8")), "");
+  return keys;
+}
+
 /**
  * Hydration failures, if the renderer logs any (React's production builds log minified errors #418,
  * #423, #425; Preact's log none, so the parsed-heading check below is what tells hydration apart).
@@ -79,6 +99,7 @@ async function visit(context: BrowserContext, sitePage: SitePage): Promise<{ pag
 
 describe("served HTML of every page", () => {
   it("is prerendered with its language, title, description, canonical and alternate addresses", async () => {
+    const keys = stringKeys();
     for (const sitePage of pages) {
       const response = await fetch(`${siteUrl}${sitePage.path}`);
       expect(response.status, sitePage.path).toBe(200);
@@ -94,6 +115,16 @@ describe("served HTML of every page", () => {
       for (const tag of ["og:title", "og:description", "og:url", "twitter:card", "twitter:title"])
         expect(html, `${sitePage.path} ${tag}`).toContain(`"${tag}"`);
       expect(html, sitePage.path).not.toMatch(/<script>/);
+      // The app's scripts load at low priority, after the page's own content (scripts/prerender.ts).
+      const scripts = html.match(/<script type="module"[^>]*>|<link rel="modulepreload"[^>]*>/g) ?? [];
+      expect(scripts.length, sitePage.path).toBeGreaterThan(1);
+      for (const tag of scripts) expect(tag, sitePage.path).toContain('fetchpriority="low"');
+      // Every string is rendered, none left as its key (the prerender's i18n has every namespace).
+      const texts = [...html.matchAll(/>([^<>]+)</g)].map((match) => match[1]?.trim() ?? "");
+      expect(
+        texts.filter((text) => keys.has(text)),
+        sitePage.path,
+      ).toEqual([]);
       // The language selector is sent with the page's own language only (app/language-select.tsx).
       const languageSelect = /<select[^>]*data-testid="language-select"[^>]*>(.*?)<\/select>/.exec(html)?.[1];
       expect(languageSelect?.match(/<option [^>]*value="(\w+)"/g), sitePage.path).toEqual([

@@ -6,6 +6,7 @@ import {
   LANGUAGE_CODES,
   type LanguageCode,
 } from "../../../../contract/languages.ts";
+import { TOOL_CARDS_NAMESPACE } from "./locale-files";
 
 /**
  * The prerender's stand-in for i18n.ts (the server build resolves that module here): every
@@ -23,6 +24,11 @@ const toolFiles = import.meta.glob<Record<string, unknown>>("../../../../tools/*
   eager: true,
 });
 
+const toolCardFiles = import.meta.glob<Record<string, unknown>>("../../generated/tool-cards/*.json", {
+  import: "default",
+  eager: true,
+});
+
 const resources: Record<string, Record<string, Record<string, unknown>>> = {};
 for (const [path, strings] of Object.entries(sharedFiles)) {
   const language = path.split("/").at(-2) ?? "";
@@ -33,6 +39,10 @@ for (const [path, strings] of Object.entries(toolFiles)) {
   const language = (parts.at(-1) ?? "").replace(/\.json$/, "");
   const tool = parts.at(-3) ?? "";
   resources[language] = { ...resources[language], [tool]: strings };
+}
+for (const [path, strings] of Object.entries(toolCardFiles)) {
+  const language = (path.split("/").at(-1) ?? "").replace(/\.json$/, "");
+  resources[language] = { ...resources[language], [TOOL_CARDS_NAMESPACE]: strings };
 }
 
 export const i18nReady = i18next.use(initReactI18next).init({
