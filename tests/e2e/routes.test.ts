@@ -3,7 +3,7 @@
  * page's head, the app hydrates it without a mismatch, the text is translated, and Hindi, Telugu and
  * Tamil are drawn with the site's own fonts (whatever fonts the machine has).
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -11,7 +11,7 @@ import { toolPath } from "../../client/src/config/paths.ts";
 import { LANGUAGE_CODES, type LanguageCode } from "../../contract/languages.ts";
 import type { ToolId } from "../../contract/tools.ts";
 import { type SitePage, sitePages } from "../../scripts/site-pages.ts";
-import { toolCatalog } from "../../scripts/tool-registry.ts";
+import { listToolFolders, toolCatalog } from "../../scripts/tool-registry.ts";
 import { launchChromium } from "./browser.ts";
 
 const siteUrl = inject("siteUrl");
@@ -33,7 +33,7 @@ function stringKeys(): Set<string> {
   const files = [
     join(root, "locales/en/common.json"),
     join(root, "client/src/generated/tool-cards/en.json"),
-    ...readdirSync(join(root, "tools")).map((tool) => join(root, "tools", tool, "locales/en.json")),
+    ...listToolFolders(root).map((tool) => join(root, "tools", tool.id, "locales/en.json")),
   ];
   const keys = new Set<string>();
   const walk = (value: unknown, path: string) => {
