@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { toolIdSchema } from "./api.ts";
+import { type ByteReader, byteReader, LARGE_READ_BYTES } from "./byte-reader.ts";
 import { errorBodySchema } from "./errors.ts";
 import { FILE_KINDS, type FileKind } from "./file-kinds.ts";
 
@@ -156,25 +157,39 @@ export class TruncatedStreamError extends Error {
 /**
  * Reads a job stream frame by frame: `header()` gives the next header line parsed as JSON (null
  * at the end of the stream), and after a file header `body(size)` gives exactly its bytes, which
- * must be read to the end before the next `header()`.
+ * must be read to the end before the next `header()`. File bytes are read in large pieces where
+ * the runtime can gather them (contract/byte-reader.ts); headers as soon as any byte arrives, so a
+ * progress frame is never held back.
  */
 export class FrameReader {
-  readonly #reader: ReadableStreamDefaultReader<Uint8Array>;
+  readonly #reader: ByteReader;
   #buffer: Uint8Array = new Uint8Array(0);
   #ended = false;
+  #broken = false;
 
   constructor(stream: ReadableStream<Uint8Array>) {
-    this.#reader = stream.getReader();
+    this.#reader = byteReader(stream);
   }
 
-  async #fill(): Promise<boolean> {
+  /** The source ended or failed (a connection lost mid-stream, when a frame was still expected). */
+  get sourceGone(): boolean {
+    return this.#ended || this.#broken;
+  }
+
+  async #fill(min = 1): Promise<boolean> {
     if (this.#ended) return false;
-    const next = await this.#reader.read();
-    if (next.done) {
+    let next: Uint8Array | null;
+    try {
+      next = await this.#reader.read(min);
+    } catch (error) {
+      this.#broken = true;
+      throw error;
+    }
+    if (next === null) {
       this.#ended = true;
       return false;
     }
-    this.#buffer = this.#buffer.length === 0 ? next.value : concat(this.#buffer, next.value);
+    this.#buffer = this.#buffer.length === 0 ? next : concat(this.#buffer, next);
     return true;
   }
 
@@ -207,7 +222,7 @@ export class FrameReader {
           controller.close();
           return;
         }
-        if (this.#buffer.length === 0 && !(await this.#fill())) {
+        if (this.#buffer.length === 0 && !(await this.#fill(Math.min(left, LARGE_READ_BYTES)))) {
           controller.error(new TruncatedStreamError());
           return;
         }

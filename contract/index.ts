@@ -1,4 +1,5 @@
 export * from "./api.ts";
+export * from "./byte-reader.ts";
 export * from "./converter.ts";
 export * from "./endpoints.ts";
 export * from "./errors.ts";

@@ -103,39 +103,14 @@ function fixedLength(body: ReadableStream<Uint8Array>, length: number): Readable
 }
 
 /**
- * The response body, watched: whether it broke (connection lost) or ended. A job stream that
- * breaks or ends before its `done` frame is CONVERTER_UNAVAILABLE (transient), never INTERNAL.
+ * Reads the converter's answer frame by frame. A job stream that breaks or ends before its `done`
+ * frame is CONVERTER_UNAVAILABLE (transient), never INTERNAL.
  */
-function watched(body: ReadableStream<Uint8Array>): {
-  stream: ReadableStream<Uint8Array>;
-  cut: () => boolean;
-} {
-  const reader = body.getReader();
-  let cut = false;
-  const stream = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const next = await reader.read();
-        if (next.done) {
-          cut = true;
-          controller.close();
-        } else controller.enqueue(next.value);
-      } catch (error) {
-        cut = true;
-        controller.error(error);
-      }
-    },
-    cancel: (reason) => reader.cancel(reason),
-  });
-  return { stream, cut: () => cut };
-}
-
 async function readJobStream(response: Response, handlers: JobHandlers): Promise<{ facts: JobFacts }> {
   if (response.body === null || response.headers.get("Content-Type") !== CONVERTER_STREAM_TYPE) {
     throw new Error("The converter answered 200 without a job stream");
   }
-  const body = watched(response.body);
-  const frames = new FrameReader(body.stream);
+  const frames = new FrameReader(response.body);
   try {
     for (let header = await frames.header(); header !== null; header = await frames.header()) {
       const frame = outputFrameSchema.parse(header);
@@ -148,7 +123,7 @@ async function readJobStream(response: Response, handlers: JobHandlers): Promise
   } catch (error) {
     await frames.cancel();
     if (error instanceof AppError) throw error;
-    if (body.cut()) throw unavailable("The connection to the converter was lost during the job");
+    if (frames.sourceGone) throw unavailable("The connection to the converter was lost during the job");
     throw error;
   }
 }

@@ -11,6 +11,8 @@
  * to its end; a body of unknown length (chunked) is drained up to `UNKNOWN_LENGTH_DRAIN_BYTES` and
  * then cancelled, so a refusal still comes long before the end of an endless body.
  */
+import { type ByteReader, byteReader } from "../../contract/index.ts";
+
 export const MAX_DRAIN_BYTES = 128 * 1024 * 1024;
 export const UNKNOWN_LENGTH_DRAIN_BYTES = 16 * 1024 * 1024;
 
@@ -28,10 +30,7 @@ const TIMED_OUT = Symbol("timed out");
  * Reads and discards from `reader` until its end, `maxBytes` or `MAX_DRAIN_MS`; true when the end
  * was reached. Otherwise the stream is cancelled.
  */
-export async function drainReader(
-  reader: ReadableStreamDefaultReader<Uint8Array>,
-  maxBytes: number,
-): Promise<boolean> {
+export async function drainReader(reader: ByteReader, maxBytes: number): Promise<boolean> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
     timer = setTimeout(() => resolve(TIMED_OUT), MAX_DRAIN_MS);
@@ -41,8 +40,8 @@ export async function drainReader(
     while (drained <= maxBytes) {
       const result = await Promise.race([reader.read(), timeout]);
       if (result === TIMED_OUT) break;
-      if (result.done) return true;
-      drained += result.value.byteLength;
+      if (result === null) return true;
+      drained += result.byteLength;
     }
     await reader.cancel().catch(() => undefined);
     return false;
@@ -59,5 +58,5 @@ export async function drainRequestBody(request: Request): Promise<boolean> {
   if (request.bodyUsed || request.body.locked) return false;
   const bound = drainBound(request);
   if (bound > MAX_DRAIN_BYTES) return false;
-  return drainReader(request.body.getReader(), bound);
+  return drainReader(byteReader(request.body), bound);
 }

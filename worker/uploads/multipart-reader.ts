@@ -4,6 +4,7 @@
  * consumer (an R2 upload) slows the client down instead of filling memory. At most one source
  * chunk plus a boundary's length is held at a time, and part headers are capped.
  */
+import { type ByteReader, byteReader, LARGE_READ_BYTES } from "../../contract/index.ts";
 import { drainReader } from "./drain.ts";
 
 export class MultipartError extends Error {
@@ -100,7 +101,7 @@ function parseHead(block: string): PartHead {
 type State = "preamble" | "head" | "body" | "done";
 
 export class MultipartReader {
-  readonly #source: ReadableStreamDefaultReader<Uint8Array>;
+  readonly #source: ByteReader;
   /** CRLF + "--" + boundary: every delimiter, the first one included (a CRLF is prepended). */
   readonly #delimiter: Uint8Array;
   readonly #maxHeaderBytes: number;
@@ -109,25 +110,24 @@ export class MultipartReader {
   #state: State = "preamble";
 
   constructor(body: ReadableStream<Uint8Array>, boundary: string, options: MultipartReaderOptions) {
-    this.#source = body.getReader();
+    this.#source = byteReader(body);
     this.#delimiter = encoder.encode(`\r\n--${boundary}`);
     this.#maxHeaderBytes = options.maxHeaderBytes;
   }
 
-  /** Pulls one more source chunk into the buffer; false at the end of the source. */
+  /**
+   * Pulls more of the source into the buffer, in large reads where the runtime gathers them (an
+   * upload arrives whole, so waiting for a full read costs nothing); false at the end of the source.
+   */
   async #fill(): Promise<boolean> {
     if (this.#sourceDone) return false;
-    for (;;) {
-      const { done, value } = await this.#source.read();
-      if (done) {
-        this.#sourceDone = true;
-        return false;
-      }
-      if (value.length > 0) {
-        this.#buffer = concat(this.#buffer, value);
-        return true;
-      }
+    const value = await this.#source.read(LARGE_READ_BYTES);
+    if (value === null) {
+      this.#sourceDone = true;
+      return false;
     }
+    this.#buffer = concat(this.#buffer, value);
+    return true;
   }
 
   /** Ensures `count` bytes are buffered; false when the source ends first. */

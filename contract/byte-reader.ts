@@ -1,0 +1,66 @@
+/**
+ * Reads a byte stream in large pieces where the runtime allows it. workerd hands a request or
+ * response body to JavaScript in chunks of about 4 KB: a 6.5 MB file is some 1,700 reads, each a
+ * promise and a copy, and took 150–220 ms to pass through the Worker. Its BYOB reader has
+ * `readAtLeast(min, view)`, which gathers `min` bytes natively before resolving. Elsewhere (Node,
+ * browsers) the stream's own chunks are used as they come.
+ */
+
+/** Size of one large read: about 16 of workerd's chunks. */
+export const LARGE_READ_BYTES = 64 * 1024;
+
+export interface ByteReader {
+  /**
+   * The next bytes: at least `min` (default 1) unless the stream ends first, at most `max`
+   * (default LARGE_READ_BYTES) where the runtime can gather them; null at the end of the stream.
+   */
+  read(min?: number, max?: number): Promise<Uint8Array | null>;
+  cancel(reason?: unknown): Promise<void>;
+}
+
+type GatheringReader = ReadableStreamBYOBReader & {
+  readAtLeast?(min: number, view: Uint8Array): Promise<ReadableStreamReadResult<Uint8Array>>;
+};
+
+function gatheringReader(stream: ReadableStream<Uint8Array>): GatheringReader | null {
+  let reader: GatheringReader;
+  try {
+    reader = stream.getReader({ mode: "byob" }) as GatheringReader;
+  } catch {
+    return null; // not a byte stream
+  }
+  if (typeof reader.readAtLeast === "function") return reader;
+  reader.releaseLock();
+  return null;
+}
+
+export function byteReader(stream: ReadableStream<Uint8Array>): ByteReader {
+  const gathering = gatheringReader(stream);
+  if (gathering?.readAtLeast !== undefined) {
+    const readAtLeast = gathering.readAtLeast.bind(gathering);
+    return {
+      async read(min = 1, max = LARGE_READ_BYTES) {
+        for (;;) {
+          const size = Math.max(min, max, 1);
+          const result = await readAtLeast(Math.min(Math.max(min, 1), size), new Uint8Array(size));
+          // A stream that closes during a read may end it with `done` and the bytes it got.
+          const value: Uint8Array | undefined = result.value;
+          if (value !== undefined && value.length > 0) return value;
+          if (result.done) return null;
+        }
+      },
+      cancel: (reason) => gathering.cancel(reason),
+    };
+  }
+  const reader = stream.getReader();
+  return {
+    async read() {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return null;
+        if (value.length > 0) return value;
+      }
+    },
+    cancel: (reason) => reader.cancel(reason),
+  };
+}
