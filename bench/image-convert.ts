@@ -115,7 +115,7 @@ async function equalSsimTable(files: readonly string[]): Promise<void> {
         if (Number.isFinite(ratio)) logs[name][i]?.push(Math.log(ratio));
       });
       rows[name].push(
-        `| ${file}${scaled ? " (scaled to 4 MP)" : ""} | ${ratios.map((r) => (Number.isFinite(r) ? r.toFixed(3) : "n/a")).join(" | ")} |`,
+        `| ${file}${scaled ? " (scaled to 4 MP)" : ""} | ${ratios.map((r) => (Number.isFinite(r) ? r.toFixed(4) : "n/a")).join(" | ")} |`,
       );
     }
   }
@@ -127,7 +127,7 @@ async function equalSsimTable(files: readonly string[]): Promise<void> {
     const means = logs[name].map((values) =>
       Math.exp(values.reduce((a, b) => a + b, 0) / Math.max(1, values.length)),
     );
-    console.log(`| **geometric mean** | ${means.map((m) => `**${m.toFixed(3)}**`).join(" | ")} |`);
+    console.log(`| **geometric mean** | ${means.map((m) => `**${m.toFixed(4)}**`).join(" | ")} |`);
   }
   console.log("\nn/a: both encoders stay above that SSIM even at quality 20 (or below it at 97).");
 }

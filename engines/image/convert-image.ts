@@ -33,14 +33,6 @@ export type CodecLoader = (wanted: readonly WasmCodec[]) => Promise<ImageCodecs>
 
 const DECODER: Partial<Record<ImageKind, WasmCodec>> = { jpeg: "jpegDecoder", webp: "webpDecoder" };
 const ENCODER: Partial<Record<ImageTarget, WasmCodec>> = { jpeg: "jpegEncoder", webp: "webpEncoder" };
-/**
- * JPEG outputs of images up to this size are checked for 8-bit quantisation tables (jpeg-tables.ts:
- * two decodes of the output, only when it has 16-bit tables). Above it the 128 bytes are under
- * 0.2 % of the file, and the decoder's memory would add to the encoder's (measured in Node on a
- * 2.5 MP image at quality 35: 60 → 86 MB resident growth; at 1 MP 36 → 48 MB).
- */
-const TABLE_CHECK_PIXELS = 1_000_000;
-
 function isOutOfMemory(error: unknown): boolean {
   return error instanceof Error && /memory|alloc|OOM/i.test(error.message);
 }
@@ -132,14 +124,7 @@ export async function convertImage(
     throw new AppError("INTERNAL", "This image needs the container's colour engine or GIF decoder.");
   }
   progress(2);
-  const checkTables = settings.target === "jpeg" && plan.width * plan.height <= TABLE_CHECK_PIXELS;
-  const wanted = [
-    ...new Set([
-      DECODER[plan.info.kind],
-      ENCODER[settings.target],
-      checkTables ? ("jpegDecoder" as const) : undefined,
-    ]),
-  ].filter((c): c is WasmCodec => !!c);
+  const wanted = [DECODER[plan.info.kind], ENCODER[settings.target]].filter((c): c is WasmCodec => !!c);
   const codecs = await loadCodecs(wanted);
   progress(10);
   let image = decode(codecs, bytes, plan);
@@ -149,7 +134,7 @@ export async function convertImage(
   progress(50);
   let output = encode(codecs, image, plan, settings);
   progress(90);
-  if (checkTables) output = withEightBitTables(output, (jpeg) => codecs.decodeJpeg(jpeg));
+  if (settings.target === "jpeg") output = withEightBitTables(output);
   progress(95);
   if (settings.target === "jpeg") {
     checkJpeg(output, { width: plan.width, height: plan.height, components: plan.grey ? 1 : 3 });

@@ -7,6 +7,15 @@
  * pixel at the edge).
  */
 import { AppError } from "../../contract/index.ts";
+import {
+  EOI,
+  entropyCodedEnd,
+  SOF_BASELINE,
+  SOF_EXTENDED,
+  SOF_PROGRESSIVE,
+  SOI,
+  SOS,
+} from "./jpeg-markers.ts";
 
 export interface JpegExpectation {
   readonly width: number;
@@ -18,21 +27,11 @@ function corrupt(message: string): AppError {
   return new AppError("INTERNAL", `encoded JPEG failed verification: ${message}`);
 }
 
-const SOI = 0xd8;
-const EOI = 0xd9;
-const SOS = 0xda;
-const SOF_BASELINE = 0xc0;
-const SOF_EXTENDED = 0xc1;
-const SOF_PROGRESSIVE = 0xc2;
-
-/** Offset of the next marker after entropy-coded data starting at `at` (0xFF00 and RSTn are data). */
+/** Offset of the next marker after entropy-coded data starting at `at`. */
 function skipEntropyCodedData(bytes: Uint8Array, at: number): number {
-  for (let i = at; i + 1 < bytes.length; i++) {
-    if (bytes[i] !== 0xff) continue;
-    const next = bytes[i + 1] ?? 0;
-    if (next !== 0x00 && next !== 0xff && (next < 0xd0 || next > 0xd7)) return i;
-  }
-  throw corrupt("scan data runs to the end without EOI");
+  const end = entropyCodedEnd(bytes, at);
+  if (end < 0) throw corrupt("scan data runs to the end without EOI");
+  return end;
 }
 
 export interface JpegCheckOptions {
