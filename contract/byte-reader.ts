@@ -11,10 +11,11 @@ export const LARGE_READ_BYTES = 64 * 1024;
 
 export interface ByteReader {
   /**
-   * The next bytes: at least `min` (default 1) unless the stream ends first, at most `max`
-   * (default LARGE_READ_BYTES) where the runtime can gather them; null at the end of the stream.
+   * The next bytes, null at the end of the stream. Where the runtime gathers, at least `min`
+   * (default 1) unless the stream ends first and at most max(`min`, LARGE_READ_BYTES); elsewhere
+   * the stream's next chunk.
    */
-  read(min?: number, max?: number): Promise<Uint8Array | null>;
+  read(min?: number): Promise<Uint8Array | null>;
   cancel(reason?: unknown): Promise<void>;
 }
 
@@ -39,10 +40,10 @@ export function byteReader(stream: ReadableStream<Uint8Array>): ByteReader {
   if (gathering?.readAtLeast !== undefined) {
     const readAtLeast = gathering.readAtLeast.bind(gathering);
     return {
-      async read(min = 1, max = LARGE_READ_BYTES) {
+      async read(min = 1) {
+        const least = Math.max(min, 1);
         for (;;) {
-          const size = Math.max(min, max, 1);
-          const result = await readAtLeast(Math.min(Math.max(min, 1), size), new Uint8Array(size));
+          const result = await readAtLeast(least, new Uint8Array(Math.max(least, LARGE_READ_BYTES)));
           // A stream that closes during a read may end it with `done` and the bytes it got.
           const value: Uint8Array | undefined = result.value;
           if (value !== undefined && value.length > 0) return value;

@@ -10,7 +10,17 @@
  * gives undefined, and the caller keeps the file as it is.
  */
 
-import { DHT, DQT, DRI, EOI, entropyCodedEnd, SOF_PROGRESSIVE, SOI, SOS } from "./jpeg-markers.ts";
+import {
+  DHT,
+  DQT,
+  DRI,
+  EOI,
+  entropyCodedEnd,
+  quantTables,
+  SOF_PROGRESSIVE,
+  SOI,
+  SOS,
+} from "./jpeg-markers.ts";
 
 export interface ComponentCoefficients {
   /** The component's quantisation table (Tq of the frame header). */
@@ -209,24 +219,6 @@ function frameComponents(data: Uint8Array): Component[] {
   });
 }
 
-function readTables(data: Uint8Array, into: Map<number, Uint16Array>): void {
-  for (let at = 0; at < data.length; ) {
-    const precision = (data[at] ?? 0) >> 4;
-    const id = (data[at] ?? 0) & 15;
-    const size = precision === 0 ? 64 : 128;
-    if (precision > 1 || at + 1 + size > data.length) throw new Unsupported();
-    const table = new Uint16Array(64);
-    for (let i = 0; i < 64; i++) {
-      table[i] =
-        precision === 0
-          ? (data[at + 1 + i] ?? 0)
-          : ((data[at + 1 + 2 * i] ?? 0) << 8) | (data[at + 2 + 2 * i] ?? 0);
-    }
-    into.set(id, table);
-    at += 1 + size;
-  }
-}
-
 function readHuffman(data: Uint8Array, into: Map<number, Huffman>): void {
   for (let at = 0; at < data.length; ) {
     const key = data[at] ?? 0; // class << 4 | id
@@ -256,7 +248,9 @@ function walk(bytes: Uint8Array): JpegCoefficients {
     at += length;
     if (marker === DQT) {
       if (components !== undefined) throw new Unsupported(); // tables changed between scans
-      readTables(data, tables);
+      const defined = quantTables(data);
+      if (defined === null) throw new Unsupported();
+      for (const { id, values } of defined) tables.set(id, values);
     } else if (marker === DHT) readHuffman(data, huffman);
     else if (marker === DRI) {
       if ((data[0] ?? 0) !== 0 || (data[1] ?? 0) !== 0) throw new Unsupported();

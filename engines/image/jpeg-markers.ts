@@ -22,3 +22,31 @@ export function entropyCodedEnd(bytes: Uint8Array, at: number): number {
   }
   return -1;
 }
+
+/** One quantisation table of a DQT segment: its id, precision (0: 8-bit, 1: 16-bit) and values in zig-zag order. */
+export interface QuantTable {
+  readonly id: number;
+  readonly precision: 0 | 1;
+  readonly values: Uint16Array;
+}
+
+/** The tables of a DQT segment's payload; null when it is malformed. */
+export function quantTables(payload: Uint8Array): QuantTable[] | null {
+  const tables: QuantTable[] = [];
+  for (let at = 0; at < payload.length; ) {
+    const precision = (payload[at] ?? 0) >> 4;
+    if (precision !== 0 && precision !== 1) return null;
+    const size = precision === 0 ? 64 : 128;
+    if (at + 1 + size > payload.length) return null;
+    const values = new Uint16Array(64);
+    for (let i = 0; i < 64; i++) {
+      values[i] =
+        precision === 0
+          ? (payload[at + 1 + i] ?? 0)
+          : ((payload[at + 1 + 2 * i] ?? 0) << 8) | (payload[at + 2 + 2 * i] ?? 0);
+    }
+    tables.push({ id: (payload[at] ?? 0) & 0x0f, precision, values });
+    at += 1 + size;
+  }
+  return tables;
+}

@@ -12,7 +12,7 @@
 import { concatBytes } from "../bytes.ts";
 import { jpegHeaderSegments } from "./image-info.ts";
 import { jpegCoefficients } from "./jpeg-coefficients.ts";
-import { DQT, SOI } from "./jpeg-markers.ts";
+import { DQT, quantTables, SOI } from "./jpeg-markers.ts";
 
 /** The JPEG with 8-bit quantisation tables when that changes no coefficient; else the JPEG. */
 export function withEightBitTables(jpeg: Uint8Array): Uint8Array {
@@ -66,24 +66,12 @@ export function clampedTables(jpeg: Uint8Array): Uint8Array | undefined {
  * null when the payload is malformed.
  */
 function eightBitTables(payload: Uint8Array): Uint8Array | undefined | null {
-  const out: number[] = [];
-  let wide = false;
-  for (let at = 0; at < payload.length; ) {
-    const precision = (payload[at] ?? 0) >> 4;
-    const size = precision === 0 ? 64 : 128;
-    if (precision > 1 || at + 1 + size > payload.length) return null;
-    out.push((payload[at] ?? 0) & 0x0f);
-    for (let i = 0; i < 64; i++) {
-      const value =
-        precision === 0
-          ? (payload[at + 1 + i] ?? 0)
-          : ((payload[at + 1 + 2 * i] ?? 0) << 8) | (payload[at + 2 + 2 * i] ?? 0);
-      out.push(Math.min(value, 255));
-    }
-    wide ||= precision === 1;
-    at += 1 + size;
-  }
-  return wide ? Uint8Array.from(out) : undefined;
+  const tables = quantTables(payload);
+  if (tables === null) return null;
+  if (tables.every((table) => table.precision === 0)) return undefined;
+  return Uint8Array.from(
+    tables.flatMap(({ id, values }) => [id, ...Array.from(values, (v) => Math.min(v, 255))]),
+  );
 }
 
 function segment(marker: number, payload: Uint8Array): Uint8Array {
