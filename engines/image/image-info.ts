@@ -170,10 +170,10 @@ const uint24 = (bytes: Uint8Array, at: number): number =>
   (bytes[at] ?? 0) | ((bytes[at + 1] ?? 0) << 8) | ((bytes[at + 2] ?? 0) << 16);
 
 /** RIFF chunks after "WEBP": four-character code, little-endian size, data padded to even length. */
-function* riffChunks(bytes: Uint8Array): Generator<{ type: string; data: Uint8Array }> {
+function* riffChunks(bytes: Uint8Array, from = 12): Generator<{ type: string; data: Uint8Array }> {
   const view = viewOf(bytes);
   const end = Math.min(bytes.length, 8 + view.getUint32(4, true));
-  let at = 12;
+  let at = from;
   while (at + 8 <= end) {
     const size = view.getUint32(at + 4, true);
     if (at + 8 + size > end) throw damaged("webp", `${fourCC(bytes, at)} chunk cut short`);
@@ -188,80 +188,107 @@ const WEBP_XMP = 0x04;
 const WEBP_EXIF = 0x08;
 const WEBP_ALPHA = 0x10;
 const WEBP_ICC = 0x20;
-/** A simple (VP8 or VP8L only) WebP: one frame, no metadata, no profile. */
-const PLAIN_WEBP = { grey: false, animated: false, metadata: false, colourTransform: false } as const;
 
-function readWebp(bytes: Uint8Array): ImageInfo {
+/** What a WebP's first chunk says: its size, and the VP8X flags or VP8L alpha hint. */
+interface WebpHeader {
+  readonly width: number;
+  readonly height: number;
+  readonly hasAlpha: boolean;
+  /** VP8X feature flags; 0 for a simple (VP8 or VP8L only) file. */
+  readonly flags: number;
+  /** Where the chunk after the first one starts. */
+  readonly next: number;
+}
+
+/**
+ * Reads the first chunk's header, which holds the image size within the file's first 30 bytes.
+ * The chunk's data is not needed: a plain `VP8 ` or `VP8L` chunk is the whole bitstream, often
+ * megabytes, and only its first ten bytes are read here (the decoder finds a cut-short bitstream).
+ */
+function readWebpHeader(bytes: Uint8Array): WebpHeader {
   if (bytes.length < 20) throw damaged("webp", "cut short");
-  const chunks = riffChunks(bytes);
-  const first = chunks.next().value;
-  if (!first) throw damaged("webp", "no image chunk");
-  const { type, data } = first;
+  const view = viewOf(bytes);
+  const type = fourCC(bytes, 12);
+  const size = view.getUint32(16, true);
+  if (20 + size > 8 + view.getUint32(4, true)) throw damaged("webp", `${type} chunk beyond the RIFF size`);
+  const next = 20 + size + (size % 2);
+  const data = bytes.subarray(20, Math.min(bytes.length, 20 + size));
   if (type === "VP8 ") {
     // Frame tag (3 bytes, bit 0 clear on key frames), start code 9D 01 2A, then 14-bit sizes.
-    if (data.length < 10 || (data[0] ?? 1) & 1 || data[3] !== 0x9d || data[4] !== 0x01 || data[5] !== 0x2a) {
+    if (
+      size < 10 ||
+      data.length < 10 ||
+      (data[0] ?? 1) & 1 ||
+      data[3] !== 0x9d ||
+      data[4] !== 0x01 ||
+      data[5] !== 0x2a
+    ) {
       throw damaged("webp", "lossy bitstream header invalid");
     }
-    const view = viewOf(data);
-    const width = view.getUint16(6, true) & 0x3fff;
-    const height = view.getUint16(8, true) & 0x3fff;
+    const width = view.getUint16(26, true) & 0x3fff;
+    const height = view.getUint16(28, true) & 0x3fff;
     if (width === 0 || height === 0) throw damaged("webp", "zero size");
-    return { kind: "webp", width, height, orientation: 1, hasAlpha: false, ...PLAIN_WEBP };
+    return { width, height, hasAlpha: false, flags: 0, next };
   }
   if (type === "VP8L") {
     // Signature 0x2F, then width-1 (14 bits), height-1 (14 bits), alpha hint, 3-bit version 0.
-    if (data.length < 5 || data[0] !== 0x2f) throw damaged("webp", "lossless bitstream header invalid");
-    const bits = viewOf(data).getUint32(1, true);
+    if (size < 5 || data.length < 5 || data[0] !== 0x2f)
+      throw damaged("webp", "lossless bitstream header invalid");
+    const bits = view.getUint32(21, true);
     if (bits >>> 29 !== 0) throw damaged("webp", "lossless bitstream version unknown");
     const width = (bits & 0x3fff) + 1;
     const height = ((bits >>> 14) & 0x3fff) + 1;
-    return {
-      kind: "webp",
-      width,
-      height,
-      orientation: 1,
-      hasAlpha: ((bits >>> 28) & 1) === 1,
-      ...PLAIN_WEBP,
-    };
+    return { width, height, hasAlpha: ((bits >>> 28) & 1) === 1, flags: 0, next };
   }
   if (type === "VP8X") {
-    if (data.length < 10) throw damaged("webp", "extended header cut short");
+    if (size < 10 || data.length < 10) throw damaged("webp", "extended header cut short");
     const flags = data[0] ?? 0;
     const width = uint24(data, 4) + 1;
     const height = uint24(data, 7) + 1;
-    let orientation: Orientation = 1;
-    let profile: Uint8Array | undefined;
-    if (flags & (WEBP_EXIF | WEBP_ICC)) {
-      for (const chunk of chunks) {
-        if (chunk.type === "EXIF") orientation = readExifOrientation(chunk.data);
-        if (chunk.type === "ICCP") profile = chunk.data;
-      }
-    }
-    return {
-      kind: "webp",
-      width,
-      height,
-      orientation,
-      hasAlpha: (flags & WEBP_ALPHA) !== 0,
-      grey: false,
-      animated: (flags & WEBP_ANIMATION) !== 0,
-      metadata: (flags & (WEBP_EXIF | WEBP_XMP)) !== 0,
-      colourTransform: (flags & WEBP_ICC) !== 0 && needsTransform(profile ?? new Uint8Array()),
-    };
+    return { width, height, hasAlpha: (flags & WEBP_ALPHA) !== 0, flags, next };
   }
   throw damaged("webp", `unknown first chunk ${JSON.stringify(type)}`);
+}
+
+function readWebp(bytes: Uint8Array): ImageInfo {
+  const { width, height, hasAlpha, flags, next } = readWebpHeader(bytes);
+  let orientation: Orientation = 1;
+  let profile: Uint8Array | undefined;
+  // EXIF usually follows the image data: these chunks need the whole file.
+  if (flags & (WEBP_EXIF | WEBP_ICC)) {
+    for (const chunk of riffChunks(bytes, next)) {
+      if (chunk.type === "EXIF") orientation = readExifOrientation(chunk.data);
+      if (chunk.type === "ICCP") profile = chunk.data;
+    }
+  }
+  return {
+    kind: "webp",
+    width,
+    height,
+    orientation,
+    hasAlpha,
+    grey: false,
+    animated: (flags & WEBP_ANIMATION) !== 0,
+    metadata: (flags & (WEBP_EXIF | WEBP_XMP)) !== 0,
+    colourTransform: (flags & WEBP_ICC) !== 0 && needsTransform(profile ?? new Uint8Array()),
+  };
 }
 
 /**
  * GIF: the logical screen size, and transparency when a graphic control extension before the first
  * image declares a transparent colour.
  */
-function readGif(bytes: Uint8Array): ImageInfo {
+function gifSize(bytes: Uint8Array): { width: number; height: number } {
   if (bytes.length < 13) throw damaged("gif", "logical screen descriptor cut short");
   const view = viewOf(bytes);
   const width = view.getUint16(6, true);
   const height = view.getUint16(8, true);
   if (width === 0 || height === 0) throw damaged("gif", `logical screen ${width}×${height}`);
+  return { width, height };
+}
+
+function readGif(bytes: Uint8Array): ImageInfo {
+  const { width, height } = gifSize(bytes);
   const packed = bytes[10] ?? 0;
   let at = 13 + (packed & 0x80 ? 3 * 2 ** ((packed & 0x07) + 1) : 0);
   let hasAlpha: boolean | undefined;
@@ -366,6 +393,38 @@ export function readImageInfo(bytes: Uint8Array): ImageInfo {
       }
     default:
       throw new AppError("UNSUPPORTED_FILE_TYPE", "not an image kind we read");
+  }
+}
+
+/** PNG: the signature, then IHDR, whose data starts with the big-endian width and height. */
+function pngSize(bytes: Uint8Array): { width: number; height: number } {
+  if (bytes.length < 24) throw damaged("png", "cut short");
+  if (fourCC(bytes, 12) !== "IHDR") throw damaged("png", "does not start with an IHDR chunk");
+  const view = viewOf(bytes);
+  return { width: view.getUint32(16), height: view.getUint32(20) };
+}
+
+/**
+ * An image's stored size from the start of its file, all the upload check needs to refuse a pixel
+ * bomb before anything is stored or decoded. PNG, WebP and GIF hold it in their first 30 bytes,
+ * whatever follows (a WebP's first chunk is often its whole bitstream); JPEG, TIFF, HEIC, AVIF and
+ * BMP headers are read as readImageInfo reads them. Throws as readImageInfo does when `head` does
+ * not reach the size.
+ */
+export function readImageSize(head: Uint8Array): { width: number; height: number } {
+  switch (sniffFileKind(head.subarray(0, 256))) {
+    case "png":
+      return pngSize(head);
+    case "webp": {
+      const { width, height } = readWebpHeader(head);
+      return { width, height };
+    }
+    case "gif":
+      return gifSize(head);
+    default: {
+      const { width, height } = readImageInfo(head);
+      return { width, height };
+    }
   }
 }
 

@@ -101,4 +101,20 @@ describe("webp-to-jpg", () => {
     expectRgb(jpeg, 20, 5, [255, 255, 255], 6);
     expectRgb(jpeg, 20, 60, [210, 140, 20], 16);
   });
+
+  it("converts a 4096×4096 lossy WebP whose VP8 chunk is 4 MB long (its size is in the first 30 bytes)", async () => {
+    const codecs = await loadEdgeCodecs(["webpEncoder"]);
+    const webp = codecs.encodeWebp(picture(4096, 4096), { quality: 50 });
+    expect(String.fromCharCode(...webp.subarray(12, 16))).toBe("VP8 ");
+    // As long as a detailed photo's bitstream: decoders ignore bytes after the partitions.
+    const chunkSize = new DataView(webp.buffer, webp.byteOffset).getUint32(16, true);
+    const large = new Uint8Array(4 * 1024 * 1024);
+    large.set(webp.subarray(0, 20 + chunkSize));
+    new DataView(large.buffer).setUint32(4, large.length - 8, true);
+    new DataView(large.buffer).setUint32(16, large.length - 20, true);
+    const { status, bytes } = await convert(new ApiClient(), "wallpaper.webp", large, "jpg");
+    expect(status?.tool).toBe("webp-to-jpg");
+    expect(status?.result?.facts).toMatchObject({ width: 4096, height: 4096 });
+    expect(jpegSize(bytes)).toEqual({ width: 4096, height: 4096 });
+  });
 });

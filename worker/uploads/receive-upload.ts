@@ -122,7 +122,7 @@ async function checkPixels(
   let current = head;
   for (;;) {
     const size = imageHeadSize(current.bytes, current.ended, kind);
-    // The header is beyond the buffered start: the container reads it before any decode.
+    // The header is beyond the buffered start: the engine reads it before any decode.
     if (size === "container") return current.bytes;
     if (size !== null) {
       if (size.width * size.height > maxPixels) {
@@ -133,11 +133,6 @@ async function checkPixels(
         });
       }
       return current.bytes;
-    }
-    if (current.ended || current.bytes.length >= MAX_IMAGE_HEAD_BYTES) {
-      throw new AppError("IMAGE_DAMAGED", "The image size is not in its header", {
-        searched_bytes: current.bytes.length,
-      });
     }
     current = await bytes.head(current.bytes, Math.min(current.bytes.length * 4, MAX_IMAGE_HEAD_BYTES));
   }
