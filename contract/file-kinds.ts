@@ -50,10 +50,9 @@ function indexOfSequence(bytes: Uint8Array, sequence: readonly number[], limit: 
 function isUtf8TextWithoutNul(bytes: Uint8Array): boolean {
   if (bytes.includes(0)) return false;
   try {
-    // A multi-byte character cut at the sniff boundary is not an error: drop up to 3 trailing bytes.
-    new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(
-      bytes.subarray(0, Math.max(0, bytes.length - 3)),
-    );
+    // Streaming: a character cut at the sniff boundary (the 1–3 bytes of an incomplete sequence at
+    // the end) waits for the next chunk instead of failing; every other invalid byte throws.
+    new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes, { stream: true });
     return true;
   } catch {
     return false;

@@ -138,7 +138,9 @@ describe("file kinds by content", () => {
   });
 
   it("accepts Markdown only as NUL-free UTF-8 with a Markdown extension", () => {
-    expect(sniffFileKind(bytes("# Title\n\nText ü"), "notes.md")).toBe("markdown");
+    expect(sniffFileKind(new TextEncoder().encode("# Title\n\nText ü"), "notes.md")).toBe("markdown");
+    // ü as Latin-1 (one byte, 0xFC) is not UTF-8.
+    expect(sniffFileKind(bytes("# Title\n\nText ü"), "notes.md")).toBeNull();
     expect(sniffFileKind(bytes("# Title"), "notes.txt")).toBeNull();
     expect(sniffFileKind(bytes("# Ti", [0], "tle"), "notes.md")).toBeNull();
     expect(sniffFileKind(bytes([0xc3, 0x28, 0x41, 0x42, 0x43, 0x44]), "bad.md")).toBeNull();
