@@ -253,7 +253,7 @@ export const compressImage: EngineHandler<CompressImageOptions> = async (inputs,
   progress(5);
   // HEIC and BMP are written as JPEG (PNG with alpha): decoded first, then compressed as those are.
   const converted = info.kind === "heic" || info.kind === "bmp";
-  const source = converted ? await sharpReadable(input.bytes, info.kind) : input.bytes;
+  const source = await sharpReadable(input.bytes, info.kind);
   const kind: ImageKind = converted ? (info.hasAlpha ? "png" : "jpeg") : info.kind;
   progress(converted ? 25 : 5);
   const candidate =

@@ -11,6 +11,7 @@ import { AppError, type FileKind, MAX_IMAGE_PIXELS } from "../../contract/index.
 import { decodeBmp } from "./bmp-decode.ts";
 import { undecodableImage } from "./format-name.ts";
 import { readHeifHeader } from "./heif-header.ts";
+import { checkPngBytesDataSize } from "./png-image-data.ts";
 import { writeTiff } from "./tiff-write.ts";
 
 /** Kinds sharp cannot open from their own bytes. */
@@ -55,13 +56,15 @@ function bmpAsTiff(bytes: Uint8Array, maxPixels: number): Uint8Array {
 
 /**
  * Bytes sharp can open for an image of `kind`: the same bytes, or (HEIC, BMP) the decoded pixels
- * as a TIFF with the orientation already applied. Refuses images over `maxPixels` before decoding.
+ * as a TIFF with the orientation already applied. Refuses images over `maxPixels` before decoding,
+ * and a PNG whose image data inflates beyond its declared size (png-image-data.ts).
  */
 export async function sharpReadable(
   bytes: Uint8Array,
   kind: FileKind,
   maxPixels = MAX_IMAGE_PIXELS,
 ): Promise<Uint8Array> {
+  if (kind === "png") checkPngBytesDataSize(bytes);
   if (!needsOwnDecoder(kind)) return bytes;
   try {
     return kind === "heic" ? await heicAsTiff(bytes, maxPixels) : bmpAsTiff(bytes, maxPixels);

@@ -7,6 +7,7 @@
 import { type DecodedPng, decode } from "fast-png";
 import { concatBytes } from "../bytes.ts";
 import type { RgbaImage } from "./image-codecs.ts";
+import { checkPngBytesDataSize } from "./png-image-data.ts";
 
 /** Samples of row-packed data at `depth` bits, unpacked to one value per element. */
 function unpack(png: DecodedPng): Uint8Array | Uint16Array {
@@ -61,6 +62,8 @@ function decodeTolerant(bytes: Uint8Array): DecodedPng {
 }
 
 export function decodePngPixels(bytes: Uint8Array): RgbaImage {
+  // fast-png inflates the whole stream before it looks at the size: a lying file is refused first.
+  checkPngBytesDataSize(bytes);
   const png = decodeTolerant(bytes);
   const { width, height, channels, depth, palette, transparency } = png;
   const pixels = width * height;

@@ -3,9 +3,10 @@
  * it is (engines/pdf/images-to-pdf-image.ts), so it must know that every row is there with a valid
  * filter type. Inflating the IDAT stream here (natively, streaming, nothing kept) proves it.
  */
+import { Unzlib } from "fflate";
 import { AppError } from "../../contract/index.ts";
 import { inflate } from "./inflate.ts";
-import { PNG_CHANNELS, type PngHeader, type PngLayout } from "./png-chunks.ts";
+import { PNG_CHANNELS, type PngHeader, type PngLayout, readPngLayout } from "./png-chunks.ts";
 
 /** Adam7 passes: first column, first row, column step, row step (PNG spec §8.2). */
 const ADAM7 = [
@@ -20,6 +21,12 @@ const ADAM7 = [
 
 /** Highest filter type (Paeth). */
 const MAX_FILTER_TYPE = 4;
+
+/**
+ * Inflated bytes tolerated past the declared rows: libpng and browsers ignore a little data after
+ * the last row, which costs nothing; more is a file lying about its size and is refused.
+ */
+const EXCESS_TOLERANCE = 64 * 1024;
 
 interface RowRun {
   /** Bytes per row including the leading filter-type byte. */
@@ -70,8 +77,8 @@ function deflateData(parts: readonly Uint8Array[]): Uint8Array[] {
 }
 
 /**
- * Inflates the IDAT stream and checks that it holds every row and that each row starts with a
- * known filter type. Throws IMAGE_DAMAGED.
+ * Inflates the IDAT stream and checks that it holds every row, each starting with a known filter
+ * type, and no more than a little (a PDF viewer would inflate whatever follows). Throws IMAGE_DAMAGED.
  *
  * The checksum is left out of the inflater's input, because DecompressionStream drops the output
  * of the call that finds it wrong, while the decoder ignores it. A stream lacking its checksum so
@@ -87,11 +94,15 @@ export async function checkPngImageData(layout: PngLayout): Promise<void> {
   let inRow = 0;
   let badFilter = -1;
   let rowsSeen = 0;
+  let excess = 0;
   const consume = (chunk: Uint8Array): boolean => {
     let at = 0;
     while (at < chunk.length) {
       const current = runs[run];
-      if (!current) return false;
+      if (!current) {
+        excess += chunk.length - at;
+        return excess <= EXCESS_TOLERANCE;
+      }
       if (inRow === 0 && (chunk[at] ?? 0) > MAX_FILTER_TYPE) {
         badFilter = chunk[at] ?? 0;
         return false;
@@ -105,7 +116,7 @@ export async function checkPngImageData(layout: PngLayout): Promise<void> {
         if (--rowsLeft === 0) rowsLeft = runs[++run]?.rows ?? 0;
       }
     }
-    return run < runs.length;
+    return true;
   };
   const totalRows = runs.reduce((sum, r) => sum + r.rows, 0);
   try {
@@ -125,4 +136,62 @@ export async function checkPngImageData(layout: PngLayout): Promise<void> {
   if (run < runs.length) {
     throw new AppError("IMAGE_DAMAGED", `PNG image data ends after ${rowsSeen} of ${totalRows} rows`);
   }
+  if (excess > EXCESS_TOLERANCE) {
+    throw new AppError("IMAGE_DAMAGED", `PNG image data holds far more than its ${totalRows} rows`);
+  }
+}
+
+/** Bytes of filtered image data the header declares: every row of every pass with its filter byte. */
+export function pngImageDataSize(header: PngHeader): number {
+  return pngRowRuns(header).reduce((sum, run) => sum + run.rowLength * run.rows, 0);
+}
+
+/** Compressed bytes fed to the inflater at a time: deflate expands at most ~1032×, so ≤ 8.3 MB out per step. */
+const INFLATE_STEP = 8 * 1024;
+
+/** Thrown by the counting consumer to stop the inflater. */
+class Overflow extends Error {}
+
+/**
+ * Refuses a PNG whose image data inflates to more than its header declares (a few hundred KB can
+ * hold hundreds of MB of zeros for a 100×100 image): the stream is inflated in small steps, counted
+ * and discarded, and stopped once past the declared size (and the tolerance), so it never holds
+ * more than one step's output. A stream cut short or corrupt is left to the decoder, which gives its verdict.
+ * Throws IMAGE_DAMAGED.
+ */
+export function checkPngDataSize(layout: PngLayout): void {
+  const declared = pngImageDataSize(layout.header);
+  let inflated = 0;
+  const inflater = new Unzlib((chunk) => {
+    inflated += chunk.length;
+    if (inflated > declared + EXCESS_TOLERANCE) throw new Overflow();
+  });
+  try {
+    for (const part of layout.imageData) {
+      for (let at = 0; at < part.length; at += INFLATE_STEP) {
+        inflater.push(part.subarray(at, at + INFLATE_STEP));
+      }
+    }
+  } catch (error) {
+    if (!(error instanceof Overflow)) return;
+    const { width, height } = layout.header;
+    throw new AppError(
+      "IMAGE_DAMAGED",
+      `PNG image data inflates beyond the ${declared} bytes its ${width}×${height} header declares`,
+    );
+  }
+}
+
+/**
+ * The same check on a file's bytes, before a decoder (fast-png at the edge, libvips in the
+ * container) sees them. A PNG whose structure cannot be read is left to the decoder.
+ */
+export function checkPngBytesDataSize(bytes: Uint8Array): void {
+  let layout: PngLayout;
+  try {
+    layout = readPngLayout(bytes);
+  } catch {
+    return;
+  }
+  checkPngDataSize(layout);
 }

@@ -24,7 +24,7 @@ import { undecodableImage } from "../image/format-name.ts";
 import { type ImageInfo, readImageInfo } from "../image/image-info.ts";
 import { checkJpeg } from "../image/jpeg-check.ts";
 import { type PngLayout, readPngLayout } from "../image/png-chunks.ts";
-import { checkPngImageData } from "../image/png-image-data.ts";
+import { checkPngDataSize, checkPngImageData } from "../image/png-image-data.ts";
 import {
   DEVICE_SPACES,
   type JpegFrame,
@@ -122,6 +122,7 @@ export class ImageEmbedder {
         const profile = layout.iccp && (await sharp(bytes).metadata()).icc;
         return [{ ref: this.addPng(layout, { profile }), ...placed, firstFrameOnly: false }];
       }
+      checkPngDataSize(layout);
     }
     const { ref, firstFrameOnly } = await this.addDecoded(sharp(bytes, DECODE_OPTIONS));
     return [{ ref, firstFrameOnly, ...placed }];

@@ -2,7 +2,9 @@ import { crc32 } from "node:zlib";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { AppError, QUALITY_PRESETS } from "../../contract/index.ts";
+import { compressImage } from "../../engines/image/compress-image.ts";
 import { SHARP_MAX_PIXELS, sharpPngToJpg } from "../../engines/image/sharp-png-to-jpg.ts";
+import { makeLyingPng } from "../worker/fixtures.ts";
 import { halfTransparentPng, rotatedPng } from "./fixtures.ts";
 
 function convert(bytes: Uint8Array, quality: "low" | "medium" | "high" = "medium") {
@@ -107,6 +109,18 @@ describe("sharpPngToJpg", () => {
       message: "The PNG could not be decoded.",
     });
     expect((error as AppError).detail).toBeTruthy();
+  });
+
+  it("refuses a PNG whose image data inflates far beyond its declared size, as the edge does", async () => {
+    // libvips reads only the declared rows and would call this 100×100 image a success.
+    const lying = await makeLyingPng(100, 100, 64 * 1024 * 1024);
+    expect(await codeOf(convert(lying))).toBe("IMAGE_DAMAGED");
+    const compressed = compressImage(
+      [{ name: "in.png", kind: "png", bytes: lying }],
+      { quality: "medium" },
+      () => {},
+    );
+    expect(await codeOf(compressed)).toBe("IMAGE_DAMAGED");
   });
 
   it("refuses images over the pixel limit before decoding them", async () => {

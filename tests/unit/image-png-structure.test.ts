@@ -1,5 +1,5 @@
 /**
- * The PNG checks that run before the WASM decoder (engines/image/png-chunks.ts, png-image-data.ts,
+ * The PNG checks that run before the decoders (engines/image/png-chunks.ts, png-image-data.ts,
  * inflate.ts), on PNGs written by sharp (libpng) and on hand-made image data.
  */
 import { deflateSync } from "node:zlib";
@@ -8,7 +8,14 @@ import { describe, expect, it } from "vitest";
 import { AppError } from "../../contract/index.ts";
 import { inflate } from "../../engines/image/inflate.ts";
 import { readPngLayout } from "../../engines/image/png-chunks.ts";
-import { checkPngImageData, pngRowRuns } from "../../engines/image/png-image-data.ts";
+import { decodePngPixels } from "../../engines/image/png-decode.ts";
+import {
+  checkPngDataSize,
+  checkPngImageData,
+  pngImageDataSize,
+  pngRowRuns,
+} from "../../engines/image/png-image-data.ts";
+import { makeLyingPng, makePng } from "../worker/fixtures.ts";
 
 const header = (width: number, height: number, colorType: 0 | 2 | 6, bitDepth = 8, interlaced = false) => ({
   width,
@@ -168,5 +175,41 @@ describe("inflate", () => {
     expect(stopped).toBe(true);
     expect(seen).toBeLessThan(data.length);
     await expect(inflate([new Uint8Array([0x78, 0x9c, 0xff, 0xff, 0xff])], () => true)).rejects.toThrow();
+  });
+});
+
+describe("a PNG whose image data inflates beyond its declared size", () => {
+  // 100×100 RGBA declares 40,100 bytes of image data; this one inflates to 64 MB.
+  const lying = makeLyingPng(100, 100, 64 * 1024 * 1024);
+
+  it("is refused by the edge decoder before it inflates the stream", async () => {
+    const bytes = await lying;
+    expect(bytes.length).toBeLessThan(100_000);
+    let error: unknown;
+    try {
+      decodePngPixels(bytes);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).code).toBe("IMAGE_DAMAGED");
+    expect((error as AppError).message).toMatch(/beyond the 40100 bytes its 100×100 header declares/);
+  });
+
+  it("is refused by the size check and by the images-to-pdf image data check", async () => {
+    const layout = readPngLayout(await lying);
+    expect(() => checkPngDataSize(layout)).toThrow(/inflates beyond/);
+    expect(await damagedMessage(checkPngImageData(layout))).toMatch(/far more than its 100 rows/);
+  });
+
+  it("leaves honest files, interlaced or not, to the decoder", async () => {
+    for (const interlaced of [false, true]) {
+      const png = await sharpPng(301, 97, interlaced);
+      expect(() => checkPngDataSize(readPngLayout(png))).not.toThrow();
+      expect(decodePngPixels(png).width).toBe(301);
+    }
+    const honest = await makePng(100, 100, () => [10, 20, 30, 255]);
+    expect(pngImageDataSize(readPngLayout(honest).header)).toBe(40_100);
+    expect(decodePngPixels(honest).data.length).toBe(40_000);
   });
 });

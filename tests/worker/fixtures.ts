@@ -86,6 +86,19 @@ export async function makePng(
     const row = y * (1 + width * 4);
     for (let x = 0; x < width; x++) raw.set(pixel(x, y), row + 1 + x * 4);
   }
+  return rgbaPng(width, height, raw);
+}
+
+/**
+ * A PNG whose header says `width`×`height` RGBA while its image data inflates to `inflatedBytes`
+ * zeros: a few hundred KB that a decoder trusting the stream turns into hundreds of MB.
+ */
+export function makeLyingPng(width: number, height: number, inflatedBytes: number): Promise<Uint8Array> {
+  return rgbaPng(width, height, new Uint8Array(inflatedBytes));
+}
+
+/** An 8-bit RGBA PNG around `raw`, the filtered image data (each row after its filter byte). */
+async function rgbaPng(width: number, height: number, raw: Uint8Array<ArrayBuffer>): Promise<Uint8Array> {
   const compressed = new Blob([raw]).stream().pipeThrough(new CompressionStream("deflate"));
   const idat = new Uint8Array(await new Response(compressed).arrayBuffer());
   const header = new Uint8Array(13);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { API_PATHS, downloadPath, FILE_KINDS } from "../../contract/index.ts";
 import { ApiClient, form } from "./api-client.ts";
-import { jpegSize, makePng } from "./fixtures.ts";
+import { jpegSize, makeLyingPng, makePng } from "./fixtures.ts";
 
 describe("png-to-jpg", () => {
   it("converts a PNG to a JPEG of the same size, served as image/jpeg", async () => {
@@ -43,5 +43,17 @@ describe("png-to-jpg", () => {
     expect(last?.state).toBe("SUCCESS");
     const bytes = new Uint8Array(await (await client.fetch(downloadPath("image", taskId))).arrayBuffer());
     expect(jpegSize(bytes)).toEqual({ width: 16, height: 9 });
+  });
+
+  it("fails a PNG whose image data inflates far beyond its 100×100 header, at the edge", async () => {
+    const client = new ApiClient();
+    const png = await makeLyingPng(100, 100, 64 * 1024 * 1024);
+    const taskId = await client.start(
+      API_PATHS.imageConvert,
+      form("file", [{ name: "lying.png", bytes: png }], { target_format: "jpg" }),
+    );
+    const last = (await client.waitForTask("image", taskId)).at(-1);
+    expect(last?.state).toBe("FAILURE");
+    expect(last?.error_code).toBe("IMAGE_DAMAGED");
   });
 });
