@@ -8,8 +8,9 @@ import { requireCsrf } from "./csrf.ts";
 import type { AppEnv } from "./env.ts";
 import { onError } from "./http-errors.ts";
 import { sameOriginOnly } from "./origin-guard.ts";
+import { registerSitePages } from "./site-pages.ts";
 
-/** The API (every route of api-routes.ts); anything outside /api/ is the SPA. */
+/** The API (every route of api-routes.ts); anything outside /api/ is the SPA (site-pages.ts). */
 export const app = new OpenAPIHono<AppEnv>();
 
 // Admin routes authenticate with a bearer token, which no browser sends on its own: no CSRF token.
@@ -44,6 +45,6 @@ app.all("/api/*", () => {
   throw new AppError("BAD_REQUEST", "Unknown API path or method");
 });
 registerBlogContentRoute(app);
-app.all("*", (c) => c.env.ASSETS.fetch(c.req.raw));
+registerSitePages(app);
 
 app.onError(onError);

@@ -106,7 +106,8 @@ describe("Cookies and browser storage", () => {
   it("are exactly those the privacy policy names, and a finished conversion is counted without a notice", async () => {
     const t = translator("en");
     const page = await newPage();
-    await page.goto(`${siteUrl}/tools/png-to-jpg`);
+    // Under a language prefix, so the language cookie is written too.
+    await page.goto(`${siteUrl}/en/tools/png-to-jpg`);
     const png = Buffer.from(await imageFixtures.photoPng(64, 48));
     await page
       .getByTestId("file-input")

@@ -288,16 +288,3 @@ describe("files a page announces (scripts/page-preloads.ts)", () => {
     }
   });
 });
-
-describe("an unknown path", () => {
-  it("goes to the home page, replacing the history entry", async () => {
-    const context = await browser.newContext({ locale: "en-US" });
-    const page = await context.newPage();
-    await page.goto(`${siteUrl}/no-such-page`);
-    await page.waitForURL(`${siteUrl}/`);
-    await page.locator("h1").first().waitFor({ state: "visible" });
-    // The new tab's blank page and the visited address: the redirect replaced the entry, adding none.
-    expect(await page.evaluate(() => history.length)).toBe(2);
-    await context.close();
-  });
-});

@@ -1,6 +1,6 @@
 /**
  * The frame around every screen: its inlined stylesheet, header blur after 10 px of scroll, the mobile menu closing on a
- * pick, language switching by path, unknown paths, the theme toggle, sizes formatted for the
+ * pick, language switching by path, the theme toggle, sizes formatted for the
  * language (spec §9) and the dropzone naming every refused file once.
  */
 import { createHash } from "node:crypto";
@@ -150,17 +150,6 @@ describe("header", () => {
     expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(
       true,
     );
-    await page.context().close();
-  });
-
-  it("sends an unknown path to / and replaces its history entry", async () => {
-    const page = await newPage();
-    await page.goto(`${siteUrl}/about`);
-    await page.locator("h1").waitFor();
-    await page.goto(`${siteUrl}/no/such/page`);
-    await expect.poll(() => new URL(page.url()).pathname).toBe("/");
-    await page.goBack();
-    await expect.poll(() => new URL(page.url()).pathname).toBe("/about");
     await page.context().close();
   });
 });

@@ -1,5 +1,5 @@
 import { lazy } from "react";
-import { Navigate, type RouteObject } from "react-router";
+import type { RouteObject } from "react-router";
 import { LANGUAGE_CODES } from "../../../contract/languages.ts";
 import { PATHS, ROUTE_PATTERNS } from "../config/paths";
 import Home from "../features/home/home-page";
@@ -23,6 +23,7 @@ const ToolsPage = lazyPage(() => import("../features/tools-index/tools-page"));
 const QueryLayout = lazy(() => import("./query-layout"));
 const BlogListPage = lazyPage(() => import("../features/blog/blog-list-page"));
 const BlogPostPage = lazyPage(() => import("../features/blog/blog-post-page"));
+const NotFoundPage = lazyPage(() => import("../features/not-found/not-found-page"));
 
 /** The screens of spec §2 under one prefix ("" or "/de"). */
 function screens(prefix: string): RouteObject[] {
@@ -48,7 +49,7 @@ function screens(prefix: string): RouteObject[] {
   ];
 }
 
-/** Every route unprefixed and under each language; any other path redirects to / (replacing history). */
+/** Every route unprefixed and under each language; any other path is the not-found page (404 from the Worker). */
 export const routes: RouteObject[] = [
   {
     element: <RootLayout />,
@@ -56,7 +57,7 @@ export const routes: RouteObject[] = [
     children: [
       ...screens(""),
       ...LANGUAGE_CODES.flatMap((code) => screens(`/${code}`)),
-      { path: "*", element: <Navigate to={PATHS.home} replace /> },
+      { path: "*", element: <NotFoundPage /> },
     ],
   },
 ];

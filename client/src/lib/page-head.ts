@@ -18,6 +18,8 @@ export interface PageHeadInput {
   keywords?: string;
   /** Extra `<meta property>` tags such as article:author. */
   extra?: Readonly<Record<string, string>>;
+  /** A page search engines should not list (the not-found page): no canonical, no alternates. */
+  noindex?: boolean;
 }
 
 export interface HeadTag {
@@ -54,7 +56,16 @@ export function pageHead(input: PageHeadInput): PageHead {
     image,
     keywords,
     extra = {},
+    noindex = false,
   } = input;
+  if (noindex)
+    return {
+      title,
+      tags: [
+        { tag: "meta", attributes: { name: "description", content: description } },
+        { tag: "meta", attributes: { name: "robots", content: "noindex" } },
+      ],
+    };
   const url = pageUrl(origin, pathname);
   const base = stripLanguage(pathname);
   const meta = (attribute: "name" | "property", key: string, content: string): HeadTag => ({

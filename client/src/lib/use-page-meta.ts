@@ -14,6 +14,8 @@ export interface PageMeta {
   keywords?: string;
   /** Extra `<meta property>` tags such as article:author. */
   extra?: Readonly<Record<string, string>>;
+  /** Keeps the page out of search engines (the not-found page). */
+  noindex?: boolean;
 }
 
 /** The public origin canonical and alternate addresses use (SITE_ORIGIN at build time). */
@@ -32,7 +34,15 @@ export function takeRenderedHead(): PageHead | null {
  * Sets the document title and the search-engine and social-card tags of the current page: during a
  * prerender they are recorded for the page's HTML, in the browser they follow every navigation.
  */
-export function usePageMeta({ title, description, type = "website", image, keywords, extra }: PageMeta) {
+export function usePageMeta({
+  title,
+  description,
+  type = "website",
+  image,
+  keywords,
+  extra,
+  noindex = false,
+}: PageMeta) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const brand = t("app.name");
@@ -50,8 +60,9 @@ export function usePageMeta({ title, description, type = "website", image, keywo
         image,
         keywords,
         extra: JSON.parse(extraKey) as Record<string, string>,
+        noindex,
       }),
-    [fullTitle, description, brand, pathname, type, image, keywords, extraKey],
+    [fullTitle, description, brand, pathname, type, image, keywords, extraKey, noindex],
   );
   if (typeof document === "undefined") renderedHead = head;
   useEffect(() => applyHead(head, document), [head]);

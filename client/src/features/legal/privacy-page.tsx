@@ -7,7 +7,7 @@ import { PRIVACY_SECTIONS } from "./legal-sections";
 
 /**
  * Every cookie and browser storage entry the site writes (a Chromium test checks the list against
- * what a visit really leaves): the language ones are i18next's detector caches (lib/i18n/i18n.ts),
+ * what a visit really leaves): the language cookie is lib/i18n/language-cookie.ts's,
  * the theme is the header toggle's (components/theme), the reload mark is app/preload-error.ts's.
  */
 const COOKIES = [
@@ -15,7 +15,6 @@ const COOKIES = [
   { id: "language", name: "i18next" },
 ] as const;
 const STORAGE = [
-  { id: "language", name: "i18nextLng" },
   { id: "freeConversions", name: FREE_CONVERSIONS_KEY },
   { id: "theme", name: THEME_STORAGE_KEY },
   { id: "reload", name: "preload-error-reload-at" },

@@ -1,5 +1,4 @@
 import i18next from "i18next";
-import LanguageDetector, { type CustomDetector } from "i18next-browser-languagedetector";
 import { initReactI18next } from "react-i18next";
 import { FALLBACK_LANGUAGE, isLanguageCode, LANGUAGE_CODES, type LanguageCode } from "../contract";
 import { languageOfPath } from "./language-path";
@@ -32,22 +31,25 @@ function localeUrl(language: string, namespace: string): string | undefined {
   return byRepositoryPath.get(localeSource(language, namespace));
 }
 
-/** The first path segment, when it is a supported language (checked before every other source). */
-const pathDetector: CustomDetector = {
-  name: "languagePath",
-  lookup: () => languageOfPath(window.location.pathname) ?? undefined,
-};
-
-const detector = new LanguageDetector();
-detector.addDetector(pathDetector);
+/**
+ * The page's language is the one its path names; an address without one is in the language the
+ * server gave the page (`<html lang>`: English for every prerendered unprefixed page, the visitor's
+ * language for the Worker's not-found page, worker/site-pages.ts). The stored choice is read only by
+ * the Worker, to decide where `/` sends a new visit.
+ */
+function pageLanguage(): LanguageCode {
+  const fromPath = languageOfPath(window.location.pathname);
+  if (fromPath) return fromPath;
+  const served = document.documentElement.lang;
+  return isLanguageCode(served) ? served : FALLBACK_LANGUAGE;
+}
 
 export const i18nReady = i18next
-  .use(detector)
   .use(localeBackend(localeUrl))
   .use(initReactI18next)
   .init({
+    lng: pageLanguage(),
     supportedLngs: LANGUAGE_CODES,
-    nonExplicitSupportedLngs: true,
     load: "languageOnly",
     fallbackLng: FALLBACK_LANGUAGE,
     ns: [NAMESPACE],
@@ -56,21 +58,10 @@ export const i18nReady = i18next
     fallbackNS: NAMESPACE,
     interpolation: { escapeValue: false },
     returnNull: false,
-    detection: {
-      order: ["languagePath", "querystring", "cookie", "localStorage", "navigator", "htmlTag"],
-      lookupQuerystring: "lng",
-      lookupCookie: "i18next",
-      lookupLocalStorage: "i18nextLng",
-      caches: ["localStorage", "cookie"],
-      cookieMinutes: 60 * 24 * 365,
-      cookieOptions: { path: "/", sameSite: "lax" },
-      // Regional codes ("de-AT") map to the interface language ("de").
-      convertDetectedLanguage: (language: string) => language.split("-")[0] ?? language,
-    },
     react: { useSuspense: true },
   });
 
-/** The language the visitor chose (path, selector or detection), as a supported code. */
+/** The language the page is shown in, as a supported code. */
 export function currentLanguage(): LanguageCode {
   const chosen = i18next.language?.split("-")[0];
   return isLanguageCode(chosen) ? chosen : FALLBACK_LANGUAGE;

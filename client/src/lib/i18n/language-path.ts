@@ -1,10 +1,6 @@
-import { isLanguageCode, type LanguageCode } from "../contract";
+import { type LanguageCode, languageOfPath } from "../contract";
 
-/** The language of a path's first segment, when it is a supported code. */
-export function languageOfPath(pathname: string): LanguageCode | null {
-  const first = pathname.split("/")[1] ?? "";
-  return isLanguageCode(first) ? first : null;
-}
+export { languageOfPath } from "../contract";
 
 /** The path without its language prefix ("/de/tools" → "/tools", "/de" → "/"). */
 export function stripLanguage(pathname: string): string {
