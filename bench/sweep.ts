@@ -1,0 +1,671 @@
+/**
+ * `npm run bench:sweep`: every available tool that takes a kind of file runs, through the API of the
+ * real stack, on every file of that kind in ../shared/corpus-wide (937 PDFs from PDF.js's test suite,
+ * 494 images from sharp's fixtures), or on a seeded sample, a few jobs at a time with a time limit
+ * per file. Each outcome is judged independently of our code:
+ * - valid: the output passes its check (`qpdf --check` and the expected page count for PDFs, sharp
+ *   reads each image with the source's size after EXIF orientation, DOCX/XLSX hold their main part);
+ * - agreed: a named error a reference confirms (`pdfinfo` fails too for PDF_DAMAGED, asks for a
+ *   password for PDF_ENCRYPTED; sharp cannot decode it for IMAGE_DAMAGED; the reference's size is
+ *   over the limit for IMAGE_TOO_LARGE; …);
+ * - defect: INTERNAL, a timeout, a converter restart, a crash, a named error the reference
+ *   disagrees with, or an output that fails its check.
+ * It prints per tool the outcomes and the median/p95 time per file, then every defect, one a line.
+ *
+ *   npm run bench:sweep -- [--tool id[,id…]] [--sample N] [--seed S] [--concurrency C] [--timeout S]
+ *
+ * `--sample N` takes N PDFs and N images (the same ones for a given seed); without it every file.
+ */
+import { execFile } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { unzipSync } from "fflate";
+import sharp, { type Metadata } from "sharp";
+import {
+  API_PATHS,
+  downloadPath,
+  type FileKind,
+  MAX_IMAGE_PIXELS,
+  SNIFF_BYTES,
+  sniffFileKind,
+  type TaskStatus,
+  TOOLS,
+  type ToolId,
+} from "../contract/index.ts";
+import { textPdf } from "../tests/container/fixtures.ts";
+import { BenchClient, median, percentile, taskForm, withStack } from "./api-driver.ts";
+
+export const WIDE_CORPUS = resolve(import.meta.dirname, "../../shared/corpus-wide");
+
+type Verdict = "valid" | "agreed" | "defect";
+
+export interface SweepResult {
+  readonly tool: string;
+  readonly file: string;
+  readonly verdict: Verdict;
+  /** The error code, or "ok". */
+  readonly outcome: string;
+  readonly detail: string;
+  readonly ms: number;
+}
+
+/** One request of the sweep: a tool, the file and the form the page would send. */
+export interface SweepJob {
+  readonly tool: ToolId;
+  readonly file: string;
+  readonly kind: "pdf" | ImageKind;
+  readonly path: string;
+  readonly form: () => FormData;
+  /** Checks a downloaded output; returns a problem or null. */
+  readonly check: (output: Uint8Array) => Promise<string | null>;
+}
+
+type ImageKind = "png" | "jpeg" | "webp" | "gif" | "heic" | "avif" | "tiff" | "bmp";
+
+// ---------------------------------------------------------------------------------------------
+// References: the reading of other programs, computed once per file.
+
+function exec(
+  command: string,
+  args: readonly string[],
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    execFile(
+      command,
+      args,
+      { timeout: 60_000, maxBuffer: 64 * 1024 * 1024, encoding: "utf8" },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === "number" ? error.code : 99) : 0;
+        done({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+const scratch = mkdtempSync(join(tmpdir(), "sweep-"));
+process.on("exit", () => rmSync(scratch, { recursive: true, force: true }));
+let scratchCount = 0;
+
+/** Runs `command` with `bytes` written to a scratch file, whose path replaces "{}" in `args`. */
+async function execOn(
+  command: string,
+  args: readonly string[],
+  bytes: Uint8Array,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const file = join(scratch, `${++scratchCount}`);
+  writeFileSync(file, bytes);
+  try {
+    return await exec(
+      command,
+      args.map((arg) => (arg === "{}" ? file : arg)),
+    );
+  } finally {
+    rmSync(file, { force: true });
+  }
+}
+
+export interface PdfReference {
+  /** pdfinfo opens it (with no password). */
+  readonly readable: boolean;
+  /** pdfinfo asks for a password. */
+  readonly encrypted: boolean;
+  readonly pages: number | undefined;
+  /** pdftotext finds some text on the first pages. */
+  readonly hasText: boolean;
+}
+
+export async function pdfReference(file: string): Promise<PdfReference> {
+  const info = await exec("pdfinfo", [file]);
+  const encrypted = /password/i.test(info.stderr);
+  const pages = Number(/^Pages:\s+(\d+)/m.exec(info.stdout)?.[1] ?? Number.NaN);
+  const text = info.code === 0 ? await exec("pdftotext", ["-l", "30", file, "-"]) : undefined;
+  return {
+    readable: info.code === 0,
+    encrypted,
+    pages: Number.isFinite(pages) ? pages : undefined,
+    hasText: (text?.stdout.trim().length ?? 0) > 0,
+  };
+}
+
+async function qpdfProblem(bytes: Uint8Array): Promise<string | null> {
+  // qpdf exits 0 when clean, 3 with warnings only (still a readable file), 2 on errors.
+  const check = await execOn("qpdf", ["--check", "{}"], bytes);
+  if (check.code !== 0 && check.code !== 3) {
+    return `qpdf --check: ${(check.stderr || check.stdout).trim().split("\n").slice(-1)[0]}`;
+  }
+  return null;
+}
+
+async function pdfPages(bytes: Uint8Array): Promise<number | undefined> {
+  const result = await execOn("qpdf", ["--show-npages", "{}"], bytes);
+  const pages = Number.parseInt(result.stdout.trim(), 10);
+  return Number.isFinite(pages) ? pages : undefined;
+}
+
+export interface ImageReference {
+  /** sharp's format name mapped to ours; undefined when sharp does not know it. */
+  readonly kind: ImageKind | undefined;
+  /** sharp decodes the first frame (its default failOn: "warning"). */
+  readonly decodes: boolean;
+  /** Displayed size: after EXIF orientation, first frame. */
+  readonly width: number;
+  readonly height: number;
+  /** Stored pixels of one frame. */
+  readonly pixels: number;
+  readonly pages: number;
+}
+
+const SHARP_KINDS: Record<string, ImageKind> = {
+  png: "png",
+  jpeg: "jpeg",
+  webp: "webp",
+  gif: "gif",
+  tiff: "tiff",
+  bmp: "bmp",
+};
+
+export async function imageReference(bytes: Uint8Array): Promise<ImageReference> {
+  let meta: Metadata | undefined;
+  try {
+    meta = await sharp(bytes).metadata();
+  } catch {
+    return { kind: undefined, decodes: false, width: 0, height: 0, pixels: 0, pages: 0 };
+  }
+  let kind: ImageKind | undefined = SHARP_KINDS[meta.format ?? ""];
+  if (meta.format === "heif") kind = meta.compression === "av1" ? "avif" : "heic";
+  const decodes = await sharp(bytes)
+    .raw()
+    .toBuffer()
+    .then(
+      () => true,
+      () => false,
+    );
+  const height = meta.pageHeight ?? meta.height ?? 0;
+  const width = meta.width ?? 0;
+  const turned = (meta.orientation ?? 1) >= 5;
+  return {
+    kind,
+    decodes,
+    width: turned ? height : width,
+    height: turned ? width : height,
+    pixels: width * height,
+    pages: meta.pages ?? 1,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Output checks.
+
+const head = (bytes: Uint8Array) => bytes.subarray(0, SNIFF_BYTES);
+
+async function checkPdf(bytes: Uint8Array, pages: number | undefined): Promise<string | null> {
+  if (sniffFileKind(head(bytes)) !== "pdf") return "output is not a PDF";
+  const problem = await qpdfProblem(bytes);
+  if (problem) return problem;
+  if (pages === undefined) return null;
+  const actual = await pdfPages(bytes);
+  return actual === pages ? null : `${actual} pages, expected ${pages}`;
+}
+
+async function checkImage(bytes: Uint8Array, width: number, height: number): Promise<string | null> {
+  try {
+    const meta = await sharp(bytes).metadata();
+    await sharp(bytes).raw().toBuffer();
+    const turned = (meta.orientation ?? 1) >= 5;
+    const shown = turned ? [meta.height, meta.width] : [meta.width, meta.pageHeight ?? meta.height];
+    if (shown[0] !== width || shown[1] !== height)
+      return `${shown[0]}×${shown[1]}, expected ${width}×${height}`;
+    return null;
+  } catch (error) {
+    return `sharp cannot read the output: ${(error as Error).message}`;
+  }
+}
+
+/** The entries of a ZIP, or of a single file given as such. */
+function entriesOf(bytes: Uint8Array): Uint8Array[] {
+  if (sniffFileKind(head(bytes)) !== "zip") return [bytes];
+  return Object.values(unzipSync(bytes));
+}
+
+function checkOfficeZip(bytes: Uint8Array, part: string): string | null {
+  try {
+    const names = Object.keys(unzipSync(bytes));
+    return names.includes(part) ? null : `no ${part} in the output`;
+  } catch (error) {
+    return `output is not a ZIP: ${(error as Error).message}`;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Jobs.
+
+const PDF_TOOLS = [
+  "merge-pdf",
+  "split-pdf",
+  "compress-pdf",
+  "pdf-to-word",
+  "pdf-to-excel",
+  "pdf-to-jpg",
+] as const;
+const EXTENSION: Record<ImageKind, string> = {
+  png: "png",
+  jpeg: "jpg",
+  webp: "webp",
+  gif: "gif",
+  heic: "heic",
+  avif: "avif",
+  tiff: "tiff",
+  bmp: "bmp",
+};
+const partner = textPdf("Sweep partner", 1);
+
+function pdfJobs(file: string, reference: PdfReference): SweepJob[] {
+  const bytes = () => new Uint8Array(readFileSync(file));
+  const name = file.split("/").at(-1) ?? "file.pdf";
+  const pdf = (data: Uint8Array, n = name) => ({ name: n, bytes: data, type: "application/pdf" });
+  const pages = reference.pages;
+  const jobs: Record<(typeof PDF_TOOLS)[number], Omit<SweepJob, "tool" | "file" | "kind">> = {
+    "merge-pdf": {
+      path: TOOLS["merge-pdf"].endpoint.path,
+      form: () => taskForm("files", [pdf(bytes()), pdf(partner, "partner.pdf")]),
+      check: (out) => checkPdf(out, pages === undefined ? undefined : pages + 1),
+    },
+    "split-pdf": {
+      path: TOOLS["split-pdf"].endpoint.path,
+      form: () => taskForm("file", [pdf(bytes())], { split_mode: "every-page" }),
+      check: async (out) => {
+        const parts = entriesOf(out);
+        let total = 0;
+        for (const part of parts) {
+          const problem = await checkPdf(part, 1);
+          if (problem) return `part: ${problem}`;
+          total += 1;
+        }
+        return pages === undefined || total === pages ? null : `${total} parts, expected ${pages}`;
+      },
+    },
+    "compress-pdf": {
+      path: TOOLS["compress-pdf"].endpoint.path,
+      form: () => taskForm("file", [pdf(bytes())], { quality: "medium" }),
+      check: async (out) => {
+        const input = bytes();
+        if (out.length > input.length) return `output ${out.length} B larger than input ${input.length} B`;
+        return checkPdf(out, pages);
+      },
+    },
+    "pdf-to-word": {
+      path: TOOLS["pdf-to-word"].endpoint.path,
+      form: () => taskForm("file", [pdf(bytes())], { output_format: "docx" }),
+      check: async (out) => checkOfficeZip(out, "word/document.xml"),
+    },
+    "pdf-to-excel": {
+      path: TOOLS["pdf-to-excel"].endpoint.path,
+      form: () => taskForm("file", [pdf(bytes())], { output_format: "xlsx" }),
+      check: async (out) => checkOfficeZip(out, "xl/workbook.xml"),
+    },
+    "pdf-to-jpg": {
+      path: TOOLS["pdf-to-jpg"].endpoint.path,
+      form: () => taskForm("file", [pdf(bytes())], { output_format: "jpg" }),
+      check: async (out) => {
+        const images = entriesOf(out);
+        for (const image of images) {
+          const meta = await sharp(image)
+            .metadata()
+            .catch(() => undefined);
+          if (meta?.format !== "jpeg") return "an output image is not a JPEG sharp reads";
+        }
+        return pages === undefined || images.length === pages
+          ? null
+          : `${images.length} images, expected ${pages}`;
+      },
+    },
+  };
+  return PDF_TOOLS.map((tool) => ({ tool, file, kind: "pdf", ...jobs[tool] }));
+}
+
+function imageJobs(file: string, kind: ImageKind, reference: ImageReference): SweepJob[] {
+  const name = file.split("/").at(-1) ?? "image";
+  const upload = () => ({
+    name,
+    bytes: new Uint8Array(readFileSync(file)),
+    type: "application/octet-stream",
+  });
+  const sameSize = (out: Uint8Array) => checkImage(out, reference.width, reference.height);
+  const jobs: SweepJob[] = [];
+  const convert = (tool: ToolId, target: string) =>
+    jobs.push({
+      tool,
+      file,
+      kind,
+      path: API_PATHS.imageConvert,
+      form: () => taskForm("file", [upload()], { target_format: target, quality: "medium" }),
+      check: sameSize,
+    });
+  if (kind === "png") convert("png-to-jpg", "jpg");
+  if (kind === "jpeg") convert("jpg-to-png", "png");
+  if (kind === "webp") convert("webp-to-jpg", "jpg");
+  if (["heic", "avif", "tiff", "bmp"].includes(kind)) {
+    convert("heic-to-jpg", "jpg");
+    convert("jpg-to-png", "png");
+  }
+  jobs.push({
+    tool: "compress-image",
+    file,
+    kind,
+    path: API_PATHS.imageConvert,
+    form: () => taskForm("file", [upload()], { target_format: EXTENSION[kind], quality: "70" }),
+    check: sameSize,
+  });
+  jobs.push({
+    tool: "images-to-pdf",
+    file,
+    kind,
+    path: TOOLS["images-to-pdf"].endpoint.path,
+    form: () => taskForm("images", [upload()]),
+    check: (out) => checkPdf(out, kind === "tiff" ? reference.pages : 1),
+  });
+  return jobs;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Judging a failure against the reference.
+
+const NEVER_NAMED = new Set([
+  "INTERNAL",
+  "JOB_TIMEOUT",
+  "JOB_INTERRUPTED",
+  "JOB_OUT_OF_MEMORY",
+  "CONVERTER_UNAVAILABLE",
+  "CONVERTER_BUSY",
+]);
+
+/** Why the reference agrees with an error code, or null when it does not. */
+export function agreement(
+  code: string,
+  kind: "pdf" | ImageKind,
+  tool: ToolId,
+  pdf: PdfReference | undefined,
+  image: ImageReference | undefined,
+): string | null {
+  if (NEVER_NAMED.has(code)) return null;
+  if (pdf) {
+    if (code === "PDF_ENCRYPTED") return pdf.encrypted ? "pdfinfo asks for a password" : null;
+    if (code === "PDF_DAMAGED" || code === "UNSUPPORTED_FILE_TYPE")
+      return !pdf.readable && !pdf.encrypted ? "pdfinfo cannot read it either" : null;
+    if (code === "PDF_NO_PAGES") return pdf.pages === 0 || !pdf.readable ? "pdfinfo finds no pages" : null;
+    if (code === "PDF_NO_TEXT") return !pdf.hasText ? "pdftotext finds no text" : null;
+    return null;
+  }
+  if (image) {
+    if (code === "IMAGE_DAMAGED") return image.decodes ? null : "sharp cannot decode it either";
+    if (code === "UNSUPPORTED_FILE_TYPE")
+      return image.kind === undefined || !TOOLS[tool].input.kinds.includes(image.kind as FileKind)
+        ? "sharp does not read it as a kind the tool takes"
+        : null;
+    if (code === "IMAGE_TOO_LARGE") {
+      const side = tool === "webp-to-jpg" || kind === "webp" ? 16_383 : 65_535;
+      return image.pixels > MAX_IMAGE_PIXELS || Math.max(image.width, image.height) > side
+        ? "over the pixel or side limit"
+        : null;
+    }
+  }
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Running.
+
+/** A seeded shuffle (mulberry32), so `--seed` gives the same sample every time. */
+export function seededSample<T>(items: readonly T[], count: number, seed: number): T[] {
+  let state = seed >>> 0;
+  const random = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const copy = [...items];
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [copy[i], copy[j]] = [copy[j] as T, copy[i] as T];
+  }
+  return copy.slice(0, count);
+}
+
+export function corpusFiles(folder: "pdf" | "img"): string[] {
+  const dir = join(WIDE_CORPUS, folder);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((name) => !name.startsWith("."))
+    .sort()
+    .map((name) => join(dir, name));
+}
+
+const EXTENSION_KINDS: Record<string, ImageKind> = {
+  png: "png",
+  jpg: "jpeg",
+  jpeg: "jpeg",
+  webp: "webp",
+  gif: "gif",
+  heic: "heic",
+  heif: "heic",
+  avif: "avif",
+  tif: "tiff",
+  tiff: "tiff",
+  bmp: "bmp",
+};
+
+/** Every job for the chosen files, with each file's reference. */
+export async function sweepJobs(
+  pdfFiles: readonly string[],
+  imageFiles: readonly string[],
+): Promise<{ jobs: SweepJob[]; pdfs: Map<string, PdfReference>; images: Map<string, ImageReference> }> {
+  const pdfs = new Map<string, PdfReference>();
+  const images = new Map<string, ImageReference>();
+  const jobs: SweepJob[] = [];
+  for (const file of pdfFiles) {
+    const reference = await pdfReference(file);
+    pdfs.set(file, reference);
+    jobs.push(...pdfJobs(file, reference));
+  }
+  for (const file of imageFiles) {
+    const reference = await imageReference(new Uint8Array(readFileSync(file)));
+    images.set(file, reference);
+    // The reference's kind; a file sharp cannot read goes by its extension (a truncated JPEG is still sent).
+    const kind = reference.kind ?? EXTENSION_KINDS[file.split(".").at(-1)?.toLowerCase() ?? ""];
+    if (kind !== undefined) jobs.push(...imageJobs(file, kind, reference));
+  }
+  return { jobs, pdfs, images };
+}
+
+/** Runs one job: upload, wait for the end (at most `timeoutMs`), download and check. */
+export async function runJob(
+  client: BenchClient,
+  job: SweepJob,
+  timeoutMs: number,
+  references: { pdfs: Map<string, PdfReference>; images: Map<string, ImageReference> },
+): Promise<SweepResult> {
+  const started = performance.now();
+  const base = { tool: job.tool as string, file: job.file.split("/").slice(-2).join("/") };
+  const took = () => performance.now() - started;
+  let status: Pick<TaskStatus, "state" | "tool" | "task_id" | "error" | "error_code">;
+  try {
+    const run = client.run(job.path, job.path.startsWith("/api/image") ? "image" : "pdf", job.form());
+    const timer = new Promise<never>((_, fail) =>
+      setTimeout(() => fail(new Error(`no answer within ${timeoutMs / 1000} s`)), timeoutMs).unref(),
+    );
+    status = (await Promise.race([run, timer])).status;
+  } catch (error) {
+    const message = (error as Error).message;
+    // A refusal of the upload itself (4xx with a named code) is judged like a failed task.
+    const code = /"code":"([A-Z_]+)"/.exec(message)?.[1] as TaskStatus["error_code"] | undefined;
+    if (code === undefined)
+      return { ...base, verdict: "defect", outcome: "crash", detail: message, ms: took() };
+    status = { state: "FAILURE", tool: job.tool, task_id: "", error: message, error_code: code };
+  }
+  const tool = status.tool;
+  if (status.state === "SUCCESS") {
+    const type = job.path.startsWith("/api/image") ? "image" : "pdf";
+    const download = await fetch(new URL(downloadPath(type, status.task_id), client.base));
+    if (!download.ok) {
+      return {
+        ...base,
+        tool,
+        verdict: "defect",
+        outcome: "download",
+        detail: `${download.status}`,
+        ms: took(),
+      };
+    }
+    const output = new Uint8Array(await download.arrayBuffer());
+    const problem = await job.check(output).catch((error: Error) => `check failed: ${error.message}`);
+    return problem
+      ? { ...base, tool, verdict: "defect", outcome: "bad output", detail: problem, ms: took() }
+      : { ...base, tool, verdict: "valid", outcome: "ok", detail: "", ms: took() };
+  }
+  const code = status.error_code ?? "INTERNAL";
+  const why = agreement(
+    code,
+    job.kind,
+    job.tool,
+    references.pdfs.get(job.file),
+    references.images.get(job.file),
+  );
+  return why
+    ? { ...base, tool, verdict: "agreed", outcome: code, detail: why, ms: took() }
+    : {
+        ...base,
+        tool,
+        verdict: "defect",
+        outcome: code,
+        detail: `reference disagrees (${status.error ?? ""})`,
+        ms: took(),
+      };
+}
+
+/** Runs `jobs` with at most `concurrency` at once, reporting each result as it comes. */
+export async function runPool<T, R>(
+  items: readonly T[],
+  concurrency: number,
+  work: (item: T) => Promise<R>,
+  done?: (result: R, finished: number) => void,
+): Promise<R[]> {
+  const results: R[] = [];
+  let next = 0;
+  let finished = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, items.length) }, async () => {
+      for (let i = next++; i < items.length; i = next++) {
+        const result = await work(items[i] as T);
+        results[i] = result;
+        done?.(result, ++finished);
+      }
+    }),
+  );
+  return results;
+}
+
+export function printTable(results: readonly SweepResult[]): void {
+  const tools = [...new Set(results.map((r) => r.tool))].sort();
+  const rows = tools.map((tool) => {
+    const mine = results.filter((r) => r.tool === tool);
+    const count = (verdict: Verdict) => mine.filter((r) => r.verdict === verdict).length;
+    const codes = new Map<string, number>();
+    for (const r of mine.filter((r) => r.verdict === "agreed"))
+      codes.set(r.outcome, (codes.get(r.outcome) ?? 0) + 1);
+    const times = mine.map((r) => r.ms / 1000);
+    return [
+      tool,
+      String(mine.length),
+      String(count("valid")),
+      String(count("agreed")),
+      String(count("defect")),
+      median(times).toFixed(1),
+      percentile(times, 0.95).toFixed(1),
+      [...codes].map(([code, n]) => `${code} ${n}`).join(", "),
+    ];
+  });
+  const header = ["tool", "files", "valid", "agreed error", "defects", "median s", "p95 s", "agreed errors"];
+  const table = [header, ...rows];
+  const widths = header.map((_, i) => Math.max(...table.map((row) => (row[i] ?? "").length)));
+  for (const row of table) console.log(row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join("  "));
+  const defects = results.filter((r) => r.verdict === "defect");
+  console.log(`\n${defects.length} defects`);
+  for (const d of defects) console.log(`DEFECT ${d.tool} ${d.file}: ${d.outcome} — ${d.detail}`);
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      tool: { type: "string" },
+      sample: { type: "string" },
+      seed: { type: "string", default: "1" },
+      concurrency: { type: "string", default: "2" },
+      timeout: { type: "string", default: "180" },
+    },
+  });
+  if (!existsSync(WIDE_CORPUS)) {
+    console.log(`No wide corpus at ${WIDE_CORPUS}: nothing to sweep.`);
+    return;
+  }
+  const seed = Number(values.seed);
+  const sample = values.sample === undefined ? undefined : Number(values.sample);
+  const pick = (files: string[]) => (sample === undefined ? files : seededSample(files, sample, seed));
+  const wanted = values.tool?.split(",").map((t) => t.trim());
+  const unknown = wanted?.filter((id) => !(id in TOOLS) || !TOOLS[id as ToolId].available);
+  if (unknown?.length) throw new Error(`no available tool ${unknown.join(", ")}`);
+  const takesPdf =
+    wanted === undefined || wanted.some((id) => TOOLS[id as ToolId].input.kinds.includes("pdf"));
+  const takesImage =
+    wanted === undefined || wanted.some((id) => !TOOLS[id as ToolId].input.kinds.includes("pdf" as never));
+  const pdfFiles = takesPdf ? pick(corpusFiles("pdf")) : [];
+  const imageFiles = takesImage ? pick(corpusFiles("img")) : [];
+  console.log(`Reading references for ${pdfFiles.length} PDFs and ${imageFiles.length} images…`);
+  const { jobs, pdfs, images } = await sweepJobs(pdfFiles, imageFiles);
+  const chosen = jobs.filter((job) => wanted === undefined || wanted.includes(job.tool));
+  const concurrency = Number(values.concurrency);
+  const timeoutMs = Number(values.timeout) * 1000;
+  console.log(`${chosen.length} jobs, ${concurrency} at a time, ${values.timeout} s per file (seed ${seed})`);
+  const restarts: string[] = [];
+  const log = console.error;
+  console.error = (...args: unknown[]) => {
+    const line = args.map(String).join(" ");
+    if (line.includes("converter exited")) restarts.push(line);
+    log(...args);
+  };
+  const started = performance.now();
+  const results = await withStack({ raiseLimits: true }, async (url) => {
+    const client = new BenchClient(url);
+    return runPool(
+      chosen,
+      concurrency,
+      async (job) => {
+        const before = restarts.length;
+        const result = await runJob(client, job, timeoutMs, { pdfs, images });
+        // A converter that exited during the job is a defect whatever the task said.
+        if (restarts.length > before && result.verdict !== "defect") {
+          return { ...result, verdict: "defect" as const, outcome: "restart", detail: restarts.at(-1) ?? "" };
+        }
+        return result;
+      },
+      (result, finished) => {
+        if (result.verdict === "defect" || finished % 50 === 0) {
+          const mark =
+            result.verdict === "defect" ? ` DEFECT ${result.tool} ${result.file} ${result.outcome}` : "";
+          process.stderr.write(`[${finished}/${chosen.length}]${mark}\n`);
+        }
+      },
+    );
+  });
+  console.error = log;
+  console.log(
+    `\nSweep of ${pdfFiles.length} PDFs and ${imageFiles.length} images in ${((performance.now() - started) / 60_000).toFixed(1)} min\n`,
+  );
+  printTable(results);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await main();
