@@ -132,7 +132,8 @@ function isDirectJpeg(image: mupdf.PDFObject): boolean {
   if (family.isName() && DIRECT_COLOUR_SPACES.has(family.asName())) return true;
   // An ICC-based space of 1 or 3 components: the JPEG is grey or RGB; the profile is not carried.
   if (family.isName() && family.asName() === "ICCBased") {
-    const components = space.get(1).get("N").asNumber();
+    // Path form: a missing profile gives the Null object, whose own `get` would throw a TypeError.
+    const components = space.get(1, "N").asNumber();
     return components === 1 || components === 3;
   }
   return false;

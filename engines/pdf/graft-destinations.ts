@@ -19,7 +19,7 @@ export class DestinationRewriter {
   readonly #detached: { readonly copy: mupdf.PDFObject; readonly page: number }[] = [];
   /** Object number of each detached copy → the 0-based source page it targets. */
   readonly #copies = new Map<number, number>();
-  #nameTree: Record<string, mupdf.PDFObject> | undefined;
+  #nameTree: Map<string, mupdf.PDFObject> | undefined;
 
   constructor(source: mupdf.PDFDocument, sourcePages: readonly mupdf.PDFObject[]) {
     this.#source = source;
@@ -140,11 +140,48 @@ export class DestinationRewriter {
     let value: mupdf.PDFObject | undefined;
     if (name.isName()) value = this.#source.getTrailer().get("Root", "Dests", name.asName());
     else {
-      this.#nameTree ??= this.#source.loadNameTree("Dests");
-      value = this.#nameTree[name.asString()];
+      this.#nameTree ??= destinationNames(this.#source);
+      value = this.#nameTree.get(name.asString());
     }
     return value?.isDictionary() ? value.get("D") : value;
   }
+}
+
+/** Nodes of a name tree read at most: a hostile tree may be huge or loop through its /Kids. */
+const MAX_NAME_TREE_NODES = 100_000;
+
+/**
+ * The catalog's /Names /Dests tree as a map; empty when the catalog has no /Names or no /Dests
+ * (no destination is defined, the file is not damaged). MuPDF.js's loadNameTree fails with a
+ * TypeError on a catalog without /Names and recurses without bound through looping /Kids.
+ */
+function destinationNames(document: mupdf.PDFDocument): Map<string, mupdf.PDFObject> {
+  const names = new Map<string, mupdf.PDFObject>();
+  const root = document.getTrailer().get("Root", "Names", "Dests");
+  const seen = new Set<number>();
+  const pending = root.isDictionary() ? [root] : [];
+  for (
+    let node = pending.pop(), visited = 0;
+    node !== undefined && visited < MAX_NAME_TREE_NODES;
+    node = pending.pop()
+  ) {
+    visited++;
+    if (node.isIndirect()) {
+      if (seen.has(node.asIndirect())) continue;
+      seen.add(node.asIndirect());
+    }
+    if (!node.isDictionary()) continue;
+    const pairs = node.get("Names");
+    if (pairs.isArray()) {
+      for (let i = 0; i + 1 < pairs.length; i += 2) {
+        const key = pairs.get(i);
+        if (key.isString() && !names.has(key.asString())) names.set(key.asString(), pairs.get(i + 1));
+      }
+    }
+    const kids = node.get("Kids");
+    if (kids.isArray()) for (let i = kids.length - 1; i >= 0; i--) pending.push(kids.get(i));
+  }
+  return names;
 }
 
 /** What detaching one holder found: whether its own target resolves, and the pages targeted. */

@@ -70,5 +70,7 @@ function hasReadablePageTree(pdf: mupdf.PDFDocument): boolean {
 
 /** MuPDF reports allocation failures as errors whose message names memory. */
 export function isOutOfMemory(error: unknown): boolean {
-  return error instanceof Error && /out of memory|malloc|cannot allocate/i.test(error.message);
+  return (
+    error instanceof Error && /out of memory|malloc|cannot allocate|allocation failed/i.test(error.message)
+  );
 }

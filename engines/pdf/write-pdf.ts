@@ -14,14 +14,22 @@ export function savePdf(document: mupdf.PDFDocument, options: string): Uint8Arra
 }
 
 /**
- * MuPDF throws plain errors; a failure on a file that opened is damage inside it (or memory).
- * `job` names the work in the English message ("merge", "split").
+ * MuPDF's C layer throws plain errors; such a failure on a file that opened is damage inside it
+ * (or memory). A TypeError, RangeError or ReferenceError comes from JavaScript, ours or MuPDF.js's
+ * (a method called on a missing object): a defect of the program, answered INTERNAL and logged
+ * with its name, never blamed on the file. `job` names the work in the English message ("merge").
  */
 export function asPdfJobError(error: unknown, job: string, context: Record<string, number>): AppError {
   if (error instanceof AppError) return error;
   // MuPDF's own text goes to the log line only (detail), never to the API message.
-  const detail = error instanceof Error ? error.message : String(error);
+  const detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   if (isOutOfMemory(error))
     return new AppError("JOB_OUT_OF_MEMORY", `The ${job} ran out of memory.`, context, detail);
+  if (isProgramError(error)) return new AppError("INTERNAL", `The ${job} failed.`, context, detail);
   return new AppError("PDF_DAMAGED", "A PDF has damaged content that cannot be copied.", context, detail);
+}
+
+/** Errors raised by JavaScript code rather than reported by MuPDF about the file. */
+export function isProgramError(error: unknown): boolean {
+  return error instanceof TypeError || error instanceof RangeError || error instanceof ReferenceError;
 }

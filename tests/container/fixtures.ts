@@ -69,6 +69,47 @@ export function textPdfDocument(label: string, pages: number, options: PdfOption
 }
 
 /** A text field with its widget on the first page, written as plain PDF objects. */
+/**
+ * Three pages; page 1 links to page 3 by the string destination "chapter-3" (a GoTo link and a
+ * GoTo action). With `nameTree` the catalog's /Names /Dests tree defines it; without, the catalog
+ * has no /Names at all, as `qpdf --empty --pages … --` and many page-extraction tools write.
+ */
+export function namedDestinationPdf(label: string, nameTree: boolean): Uint8Array {
+  const doc = textPdfDocument(label, 3);
+  const page = doc.findPage(0);
+  const annots = doc.newArray();
+  annots.push(
+    doc.addObject({
+      Type: "Annot",
+      Subtype: "Link",
+      Rect: [72, 100, 300, 130],
+      Dest: doc.newString("chapter-3"),
+    }),
+  );
+  annots.push(
+    doc.addObject({
+      Type: "Annot",
+      Subtype: "Link",
+      Rect: [72, 200, 300, 230],
+      A: { S: "GoTo", D: doc.newString("chapter-3") },
+    }),
+  );
+  page.put("Annots", annots);
+  if (nameTree) {
+    const target = doc.newArray();
+    target.push(doc.findPage(2));
+    target.push(doc.newName("Fit"));
+    const names = doc.newArray();
+    names.push(doc.newString("chapter-3"));
+    names.push(target);
+    doc
+      .getTrailer()
+      .get("Root")
+      .put("Names", doc.addObject({ Dests: { Names: names } }));
+  }
+  return save(doc);
+}
+
 function addTextField(doc: mupdf.PDFDocument, name: string, value: string): void {
   addField(doc, "Tx", name, doc.newString(value));
 }
