@@ -1,10 +1,11 @@
 /**
- * Symbols and emoji drawn with the fonts that have them. Each run of characters the text fonts
- * lack (✓ ★ ⚠ 😀 …) is wrapped in a span naming the symbol or emoji face that has them
- * (fonts.ts), grapheme by grapheme so emoji sequences (👍🏽) stay whole. Characters no bundled
- * font has are left as they are.
+ * Text drawn with the faces that have it, named in the HTML. Each run of characters the text fonts
+ * lack (✓ ★ ⚠ 😀 …) is wrapped in a span naming the symbol or emoji face that has them, and each
+ * run of Devanagari, Tamil or Telugu in a span naming its script's face (fonts.ts), grapheme by
+ * grapheme so emoji sequences (👍🏽) and syllables stay whole. Characters no bundled font has are
+ * left as they are.
  */
-import { fallbackFamily } from "./fonts.ts";
+import { fallbackFamily, scriptFamily } from "./fonts.ts";
 
 /** A text node of the sanitised tree, and what replacing it needs. */
 export interface FallbackTextNode {
@@ -21,19 +22,22 @@ interface FallbackDocument {
 
 /** Characters that may need a fallback font: symbols, emoji and pictographs. */
 const CANDIDATE = /[\p{S}\p{Extended_Pictographic}]/u;
+/** Text that may need a face of its own: symbols, emoji and the named scripts. */
+const NAMED = /[\p{S}\p{Extended_Pictographic}\p{Script=Devanagari}\p{Script=Tamil}\p{Script=Telugu}]/u;
 const graphemes = new Intl.Segmenter("en", { granularity: "grapheme" });
 
-/** Wraps the characters of `nodes` that need a fallback font; returns how many graphemes. */
+/** Wraps the characters of `nodes` that need a face named; returns how many symbol graphemes. */
 export function markFallbackGlyphs(nodes: readonly FallbackTextNode[], document: FallbackDocument): number {
   let marked = 0;
   for (const node of nodes) {
-    if (!CANDIDATE.test(node.data)) continue;
+    if (!NAMED.test(node.data)) continue;
     // Consecutive graphemes of one family share a span; the others stay text.
     const runs: { family: string | null; text: string }[] = [];
     for (const { segment } of graphemes.segment(node.data)) {
-      const family = CANDIDATE.test(segment) ? fallbackFamily(segment) : null;
-      if (family !== null) marked += 1;
       const last = runs.at(-1);
+      const symbol = CANDIDATE.test(segment) ? fallbackFamily(segment) : null;
+      if (symbol !== null) marked += 1;
+      const family = symbol ?? scriptFamily(segment, last?.family ?? null);
       if (last?.family === family) last.text += segment;
       else runs.push({ family, text: segment });
     }

@@ -3,7 +3,7 @@
  * 10.5 pt body text; the page margins are left to the layout (see layout-pdf.ts), which reserves
  * the footer band.
  */
-import { FALLBACK_FAMILIES } from "./fonts.ts";
+import { FALLBACK_FAMILIES, SCRIPT_FAMILIES } from "./fonts.ts";
 
 /** The code block's background: the highlighting colours are checked against it. */
 export const CODE_BACKGROUND = "#f6f8fa";
@@ -38,7 +38,9 @@ const CODE_COLOURS = [
 ].join("\n");
 
 /** Symbols and emoji set in the faces that have them (fallback-glyphs.ts names the face). */
-const FALLBACK_STYLE = FALLBACK_FAMILIES.map((family) => `.${family} { font-family: ${family}; }`).join("\n");
+const FALLBACK_STYLE = [...SCRIPT_FAMILIES, ...FALLBACK_FAMILIES]
+  .map((family) => `.${family} { font-family: ${family}; }`)
+  .join("\n");
 
 export const PDF_STYLE = `
 html, body { margin: 0; padding: 0; }
