@@ -29,15 +29,18 @@ export const TOOLS = Object.fromEntries(
 export const TOOL_IDS = ordered.map((tool) => tool.id) as ToolId[];
 
 /** Tools whose jobs the API accepts. */
-export type AvailableToolId = { [K in ToolId]: Tools[K]["available"] extends true ? K : never }[ToolId];
+export type AvailableToolId = Extract<Declaration, { readonly available: true }>["id"];
 /** Available tools that run at the edge (within their budget). */
-export type EdgeToolId = {
-  [K in AvailableToolId]: Tools[K]["engine"]["kind"] extends "edge" ? K : never;
-}[AvailableToolId];
+export type EdgeToolId = Extract<
+  Declaration,
+  { readonly available: true; readonly engine: { readonly kind: "edge" } }
+>["id"];
 /** Available tools the container must handle: container tools, and edge tools over budget. */
 export type ContainerToolId = AvailableToolId;
 
-export type ToolOptions<T extends ToolId> = z.output<Tools[T]["options"]>;
+/** Distributes over the declarations, so the options of a union of tools stay a union of their outputs. */
+type OptionsOf<D> = D extends { readonly options: infer O extends z.ZodType } ? z.output<O> : never;
+export type ToolOptions<T extends ToolId> = OptionsOf<Extract<Declaration, { readonly id: T }>>;
 
 /** A tool's declaration under its general type (its optional fields readable whatever the tool). */
 export function declarationOf(id: ToolId): ToolDeclaration {

@@ -1,5 +1,4 @@
 import {
-  type Announcements,
   closestCenter,
   DndContext,
   type DragEndEvent,
@@ -18,6 +17,7 @@ import {
 import { type ReactNode, useId } from "react";
 import { useTranslation } from "react-i18next";
 import { formatFileSize } from "../../lib/format/file-size";
+import { sortableAnnouncements } from "../sortable-announcements";
 import { type ChosenFile, sortByName } from "./chosen-file";
 import { SortableFileRow } from "./sortable-file-row";
 import "./sortable-files.css";
@@ -60,22 +60,10 @@ export function SortableFileList<T extends ChosenFile>({
   const indexOf = (id: UniqueIdentifier) => items.findIndex((item) => item.id === id);
   const nameOf = (id: UniqueIdentifier) => items[indexOf(id)]?.file.name ?? "";
   const total = items.length;
-  const announcements: Announcements = {
-    onDragStart: ({ active }) =>
-      t("fileList.dnd.pickedUp", { name: nameOf(active.id), position: indexOf(active.id) + 1, total }),
-    onDragOver: ({ active, over }) =>
-      over
-        ? t("fileList.dnd.movedOver", { name: nameOf(active.id), position: indexOf(over.id) + 1, total })
-        : undefined,
-    onDragEnd: ({ active, over }) =>
-      t("fileList.dnd.dropped", {
-        name: nameOf(active.id),
-        position: (over ? indexOf(over.id) : indexOf(active.id)) + 1,
-        total,
-      }),
-    onDragCancel: ({ active }) =>
-      t("fileList.dnd.cancelled", { name: nameOf(active.id), position: indexOf(active.id) + 1 }),
-  };
+  const announcements = sortableAnnouncements(
+    items.map((item) => item.id),
+    (event, id, position, count) => t(`fileList.dnd.${event}`, { name: nameOf(id), position, total: count }),
+  );
 
   const handleDragEnd = ({ active, over }: DragEndEvent) => {
     if (!over || active.id === over.id) return;

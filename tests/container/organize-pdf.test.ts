@@ -1,0 +1,112 @@
+import * as mupdf from "mupdf";
+import { describe, expect, it } from "vitest";
+import { organizePdf } from "../../tools/organize-pdf/organize.ts";
+import { formatOrder, parseOrder } from "../../tools/organize-pdf/page-order.ts";
+import { popplerPages, popplerPageTexts } from "../support/poppler.ts";
+import { engineFailure } from "./engine-failure.ts";
+import {
+  countPageObjects,
+  encryptedPdf,
+  flatOutline,
+  openPdf,
+  pageText,
+  pdfInput,
+  textPdf,
+} from "./fixtures.ts";
+
+async function organize(bytes: Uint8Array, order: string) {
+  const progress: number[] = [];
+  const output = await organizePdf([pdfInput("report.pdf", bytes)], { order }, (p) => progress.push(p));
+  return { ...output, progress };
+}
+
+const linksOf = (doc: mupdf.PDFDocument, index: number) =>
+  doc
+    .loadPage(index)
+    .getLinks()
+    .map((link) => link.getURI());
+
+describe("Organize PDF", () => {
+  it("puts pages in the new order, turns them, inserts blanks and repeats pages (read back by Poppler)", async () => {
+    const source = textPdf("Report", 4);
+    const output = await organize(source, "4,2@90,0,1,1@270");
+    const texts = popplerPageTexts(output.bytes);
+    expect(texts).toEqual([
+      pageText("Report", 3),
+      pageText("Report", 1),
+      "",
+      pageText("Report", 0),
+      pageText("Report", 0),
+    ]);
+    expect(popplerPages(output.bytes).map((page) => page.rotation)).toEqual([0, 90, 0, 0, 270]);
+    // The blank page takes the size of the page before it.
+    expect(popplerPages(output.bytes)[2]).toMatchObject({ width: 595, height: 842 });
+    expect(output.facts).toMatchObject({ pages: 5, removed_pages: 1, blank_pages: 1, turned_pages: 2 });
+    expect(output.progress.at(-1)).toBe(100);
+    // The removed page is gone from the file, not only from the page tree.
+    expect(countPageObjects(openPdf(output.bytes))).toBe(5);
+  });
+
+  it("adds a turn to the page's own rotation", async () => {
+    const doc = new mupdf.PDFDocument(textPdf("Turned", 2));
+    doc.findPage(0).put("Rotate", 90);
+    const turned = doc.saveToBuffer("").asUint8Array().slice();
+    const output = await organize(turned, "1@270,2@180");
+    expect(popplerPages(output.bytes).map((page) => page.rotation)).toEqual([0, 180]);
+  });
+
+  it("keeps links, bookmarks and form fields of kept pages and drops those of removed ones", async () => {
+    const source = textPdf("Linked", 4, {
+      links: true,
+      outline: [
+        ["One", 0],
+        ["Three", 2],
+        ["Four", 3],
+      ],
+      field: ["name", "Ada"],
+    });
+    const output = await organize(source, "4,1,2");
+    const doc = openPdf(output.bytes);
+    // Page 4 links to page 1 (now 2), page 1 to page 2 (now 3); page 2 linked to the removed page 3.
+    expect(linksOf(doc, 0)).toEqual(["#page=2", "https://example.com/Linked"]);
+    expect(linksOf(doc, 1)).toEqual(["#page=3", "https://example.com/Linked"]);
+    expect(linksOf(doc, 2)).toEqual(["https://example.com/Linked"]);
+    expect(flatOutline(doc).map(({ title, page }) => [title, page])).toEqual([
+      ["One", 1],
+      ["Four", 0],
+    ]);
+    const widgets = doc.loadPage(1).getWidgets();
+    expect(widgets.map((widget) => [widget.getName(), widget.getValue()])).toEqual([["name", "Ada"]]);
+  });
+
+  it("gives a repeated page its own copy with its links", async () => {
+    const output = await organize(textPdf("Twice", 2, { links: true }), "1,1,2");
+    const doc = openPdf(output.bytes);
+    const pages = [0, 1, 2].map((index) => doc.findPage(index).asIndirect());
+    expect(new Set(pages).size).toBe(3);
+    expect(linksOf(doc, 1)).toEqual(["#page=3", "https://example.com/Twice"]);
+  });
+
+  it("accepts runs and writes orders back in the shortest form", () => {
+    const parsed = parseOrder("1-3, 5@90, 0", 5);
+    expect(parsed.ok && parsed.pages.map((page) => page.source)).toEqual([1, 2, 3, 5, 0]);
+    expect(parsed.ok && formatOrder(parsed.pages)).toBe("1-3,5@90,0");
+    expect(parseOrder("6", 5)).toEqual({ ok: false, error: { key: "invalidPage", page: "6", pages: 5 } });
+    expect(parseOrder("3-1", 5)).toEqual({
+      ok: false,
+      error: { key: "invalidRange", range: "3-1", pages: 5 },
+    });
+    expect(parseOrder("2@45", 5)).toEqual({ ok: false, error: { key: "invalidOrder" } });
+  });
+
+  it("refuses a page the document does not have, naming it", async () => {
+    const error = await engineFailure(organize(textPdf("Short", 3), "1,7"));
+    expect(error.code).toBe("INVALID_OPTIONS");
+    expect(error.context).toEqual({ page_ranges_error: "invalidPage", page: "7", pages: 3 });
+  });
+
+  it("refuses a protected PDF", async () => {
+    const error = await engineFailure(organize(encryptedPdf(), "1"));
+    expect(error.code).toBe("PDF_ENCRYPTED");
+  });
+});
