@@ -65,7 +65,7 @@ export async function ocrDocument(
   for (let index = 0; index < pageCount; index++) {
     const pageObject = doc.findPage(index);
     const hadLayer = removeTextLayer(pageObject, options.redo);
-    if (!hadLayer && !options.redo && pageHasText(doc, index)) {
+    if (!options.redo && (hadLayer || pageHasText(doc, index))) {
       kept++;
     } else {
       const page = await recognisePage(doc, index, options);

@@ -32,10 +32,17 @@ const SCRIPT_MODELS: Readonly<Record<string, string>> = {
 const DEFAULT_MODELS = "eng";
 
 /**
- * OSD's orientation confidence below which a page is left as it is. An upright text page measured
- * 12 (Latin) and sideways ones over 20; blank or picture pages come out near 0.
+ * OSD's orientation confidence below which a page is left as it is. A full upright text page
+ * measured 12 (Latin), sideways ones over 20; a short page of two Telugu lines upside down 3.8;
+ * blank or picture pages come out near 0.
  */
-const MIN_ORIENTATION_CONFIDENCE = 3;
+const MIN_ORIENTATION_CONFIDENCE = 2.5;
+/**
+ * Characters OSD samples on a page where its default (50) found too few: a page of two Hindi
+ * sentences then had its script named. Not the first try: on a full sideways page the smaller
+ * sample answered "upright".
+ */
+const OSD_MIN_CHARACTERS = 10;
 
 /** A page image: 8-bit grey samples, row after row. */
 export interface GreyImage {
@@ -78,9 +85,17 @@ export function modelsFor(languages: readonly LanguageCode[]): string {
 
 /** Orientation and script of a page (`--psm 0`); an undecidable page stays as it is. */
 export async function detectLayout(image: GreyImage): Promise<PageLayout> {
-  const { stdout, status } = await runTesseract(image, ["--psm", "0"]);
-  // Too little text to decide (a blank or picture page) fails with a message and no answer.
-  if (status !== 0 || !/Rotate:/.test(stdout)) return { rotate: 0, models: DEFAULT_MODELS };
+  let { stdout } = await runTesseract(image, ["--psm", "0"]);
+  // Too few characters for the default sample (a short page) fails with no answer: a smaller one.
+  if (!/Rotate:/.test(stdout))
+    ({ stdout } = await runTesseract(image, [
+      "--psm",
+      "0",
+      "-c",
+      `min_characters_to_try=${OSD_MIN_CHARACTERS}`,
+    ]));
+  // Still nothing to decide from (a blank or picture page).
+  if (!/Rotate:/.test(stdout)) return { rotate: 0, models: DEFAULT_MODELS };
   const value = (name: string) =>
     /: *(.+)/.exec(stdout.split("\n").find((l) => l.startsWith(name)) ?? "")?.[1];
   const rotate = Number(value("Rotate"));
