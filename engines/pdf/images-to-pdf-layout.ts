@@ -77,7 +77,11 @@ export function placeImage(
   const width = shownWidth * scale;
   const height = shownHeight * scale;
   const box = { x: margin + (areaWidth - width) / 2, y: margin + (areaHeight - height) / 2, width, height };
+  return { pageWidth, pageHeight, box, matrix: orientedMatrix(box, orientation) };
+}
 
+/** The `cm` operand that draws a stored image with its EXIF `orientation` upright in `box`. */
+export function orientedMatrix(box: ImagePlacement["box"], orientation: Orientation): Matrix {
   // PDF draws an image's top row at y = 1 of its unit square: (s, t) is stored point (s, 1 - t).
   // The map from (s, t) to the page is affine, so three points fix it.
   const toPage = (s: number, t: number): [number, number] => {
@@ -87,11 +91,11 @@ export function placeImage(
   const [e, f] = toPage(0, 0);
   const [sx, sy] = toPage(1, 0);
   const [tx, ty] = toPage(0, 1);
-  return { pageWidth, pageHeight, box, matrix: [sx - e, sy - f, tx - e, ty - f, e, f] };
+  return [sx - e, sy - f, tx - e, ty - f, e, f];
 }
 
 /** A number for a content stream: at most 4 decimals, no exponent, no "-0". */
-function pdfNumber(value: number): string {
+export function pdfNumber(value: number): string {
   const rounded = Math.round(value * 10_000) / 10_000;
   return Object.is(rounded, -0) ? "0" : String(rounded);
 }

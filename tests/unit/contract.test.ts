@@ -41,9 +41,9 @@ describe("tool declarations", () => {
     for (const id of TOOL_IDS) expect(TOOLS[id].id).toBe(id);
   });
 
-  it("announces ocr, protect and sign as coming soon and not available", () => {
+  it("announces protect and sign as coming soon and not available", () => {
     for (const id of TOOL_IDS) {
-      const soon = ["ocr", "protect", "sign"].includes(id);
+      const soon = ["protect", "sign"].includes(id);
       expect(TOOLS[id].comingSoon, id).toBe(soon);
       if (soon) expect(TOOLS[id].available, id).toBe(false);
     }

@@ -1,4 +1,49 @@
-import { comingSoonPdfTool } from "../../contract/tool-kit.ts";
+import { z } from "zod";
+import {
+  CONTAINER,
+  CONTAINER_IMAGE_KINDS,
+  declareTool,
+  LANGUAGE_CODES,
+  MAX_IMAGE_PIXELS,
+  options,
+} from "../../contract/index.ts";
 
-/** PDF OCR: recognise the text of scanned pages (announced as coming soon; a premium feature, spec §6). */
-export default { ...comingSoonPdfTool("ocr", 9, "ocr"), premium: true } as const;
+const MB = 1024 * 1024;
+const CODE = `(?:${LANGUAGE_CODES.join("|")})`;
+
+/**
+ * PDF OCR: a scanned PDF (or a photo or scan as an image: every page of a multi-page TIFF) becomes
+ * a searchable PDF, each page as it was with an invisible text layer word by word. `languages` are
+ * site language codes, comma-separated; without any, each page's script is detected. Pages that
+ * already have text are kept unless `redo_text`. A premium feature (spec §6), open to everyone.
+ */
+export default declareTool({
+  id: "ocr",
+  category: "pdf",
+  order: 9,
+  icon: "ocr",
+  available: true,
+  comingSoon: false,
+  premium: true,
+  input: {
+    kinds: ["pdf", "jpeg", "png", "webp", ...CONTAINER_IMAGE_KINDS],
+    maxFiles: 1,
+    maxFileBytes: 100 * MB,
+    maxTotalBytes: 100 * MB,
+    maxPixels: MAX_IMAGE_PIXELS,
+  },
+  options: z.object({
+    languages: z
+      .string()
+      .trim()
+      .regex(
+        new RegExp(`^$|^${CODE}(\\s*,\\s*${CODE})*$`),
+        `language codes among ${LANGUAGE_CODES.join(",")}`,
+      )
+      .optional(),
+    redo_text: options.flag(),
+  }),
+  output: { kind: "pdf", suffix: "-ocr" },
+  engine: CONTAINER,
+  endpoint: { path: "/api/pdf/ocr", fileField: "file", fields: {} },
+});

@@ -1,0 +1,207 @@
+/**
+ * Tesseract 5 (LSTM), run as the `tesseract` program the converter's system installs (Debian's
+ * tesseract-ocr with the eng spa deu fra hin tel tam and osd models; see README). Each call reads a
+ * greyscale page image from standard input as a PGM and answers on standard output, so nothing of
+ * the user's file is written to disk. Tesseract is single-threaded here (OMP_THREAD_LIMIT=1): the
+ * converter already runs one job per CPU.
+ */
+import { spawn } from "node:child_process";
+import { AppError, type LanguageCode } from "../../contract/index.ts";
+
+/** Tesseract's model for each site language. */
+export const TESSERACT_MODELS: Readonly<Record<LanguageCode, string>> = {
+  en: "eng",
+  es: "spa",
+  de: "deu",
+  fr: "fra",
+  hi: "hin",
+  te: "tel",
+  ta: "tam",
+};
+
+/**
+ * Models for a page whose script OSD detected, when the user chose no language. Indic pages often
+ * carry English words (names, numbers, headings), so English is read beside their own model.
+ */
+const SCRIPT_MODELS: Readonly<Record<string, string>> = {
+  Latin: "eng+spa+deu+fra",
+  Devanagari: "hin+eng",
+  Telugu: "tel+eng",
+  Tamil: "tam+eng",
+};
+const DEFAULT_MODELS = "eng";
+
+/**
+ * OSD's orientation confidence below which a page is left as it is. A full upright text page
+ * measured 12 (Latin), sideways ones over 20; a short page of two Telugu lines upside down 3.8;
+ * blank or picture pages come out near 0.
+ */
+const MIN_ORIENTATION_CONFIDENCE = 2.5;
+/**
+ * Characters OSD samples on a page where its default (50) found too few: a page of two Hindi
+ * sentences then had its script named. Not the first try: on a full sideways page the smaller
+ * sample answered "upright".
+ */
+const OSD_MIN_CHARACTERS = 10;
+
+/** A page image: 8-bit grey samples, row after row. */
+export interface GreyImage {
+  readonly width: number;
+  readonly height: number;
+  readonly samples: Uint8Array;
+  /** Resolution the page was drawn at (Tesseract sizes its text expectations from it). */
+  readonly dpi: number;
+}
+
+/** What Tesseract's orientation and script detection found on a page. */
+export interface PageLayout {
+  /** Clockwise quarter turns, in degrees, that make the page upright. */
+  readonly rotate: 0 | 90 | 180 | 270;
+  /** The `-l` argument for the page's detected script. */
+  readonly models: string;
+}
+
+/** One recognised word, its box in the image's pixels (origin top left). */
+export interface OcrWord {
+  readonly text: string;
+  readonly left: number;
+  readonly top: number;
+  readonly width: number;
+  readonly height: number;
+  /** Tesseract's confidence in the word, 0–100. */
+  readonly confidence: number;
+}
+
+/** A line of words in reading order, with the line's box. */
+export interface OcrLine {
+  readonly words: readonly OcrWord[];
+  readonly top: number;
+  readonly height: number;
+}
+
+export function modelsFor(languages: readonly LanguageCode[]): string {
+  return languages.map((code) => TESSERACT_MODELS[code]).join("+");
+}
+
+/** Orientation and script of a page (`--psm 0`); an undecidable page stays as it is. */
+export async function detectLayout(image: GreyImage): Promise<PageLayout> {
+  let { stdout } = await runTesseract(image, ["--psm", "0"]);
+  // Too few characters for the default sample (a short page) fails with no answer: a smaller one.
+  if (!/Rotate:/.test(stdout))
+    ({ stdout } = await runTesseract(image, [
+      "--psm",
+      "0",
+      "-c",
+      `min_characters_to_try=${OSD_MIN_CHARACTERS}`,
+    ]));
+  // Still nothing to decide from (a blank or picture page).
+  if (!/Rotate:/.test(stdout)) return { rotate: 0, models: DEFAULT_MODELS };
+  const value = (name: string) =>
+    /: *(.+)/.exec(stdout.split("\n").find((l) => l.startsWith(name)) ?? "")?.[1];
+  const rotate = Number(value("Rotate"));
+  const confidence = Number(value("Orientation confidence"));
+  const script = value("Script")?.trim() ?? "";
+  const turn = [90, 180, 270].includes(rotate) && confidence >= MIN_ORIENTATION_CONFIDENCE ? rotate : 0;
+  return { rotate: turn as PageLayout["rotate"], models: SCRIPT_MODELS[script] ?? DEFAULT_MODELS };
+}
+
+/** The page's words, line by line (Tesseract's TSV output, page segmentation 3: automatic). */
+export async function recognise(image: GreyImage, models: string): Promise<OcrLine[]> {
+  const { stdout, stderr, status } = await runTesseract(image, ["-l", models, "tsv"]);
+  if (status !== 0) {
+    throw new AppError("INTERNAL", "Text recognition failed.", undefined, stderr.slice(-500));
+  }
+  return parseTsv(stdout);
+}
+
+/** Words of Tesseract's TSV (level 5 rows) grouped by their block, paragraph and line numbers. */
+export function parseTsv(tsv: string): OcrLine[] {
+  const lines = new Map<string, { words: OcrWord[]; top: number; height: number }>();
+  for (const row of tsv.split("\n").slice(1)) {
+    const cells = row.split("\t");
+    if (cells.length < 12) continue;
+    const [level, , block, paragraph, line, , left, top, width, height, confidence] = cells.map(Number);
+    const key = `${block}.${paragraph}.${line}`;
+    if (level === 4) lines.set(key, { words: [], top: top ?? 0, height: height ?? 0 });
+    const text = cleanWord(cells.slice(11).join("\t"));
+    if (level !== 5 || text === "") continue;
+    lines.get(key)?.words.push({
+      text,
+      left: left ?? 0,
+      top: top ?? 0,
+      width: width ?? 0,
+      height: height ?? 0,
+      confidence: confidence ?? 0,
+    });
+  }
+  return [...lines.values()].filter((line) => line.words.length > 0);
+}
+
+/**
+ * Mean word confidence under which a page is suspected to lie upside down: upright scans measured
+ * over 90, the same pages turned 180° under 40.
+ */
+const MIN_UPRIGHT_CONFIDENCE = 60;
+
+/**
+ * Whether the words read look like an upright page. Tesseract reads a page turned a quarter as
+ * vertical text (words taller than wide, confidently recognised) and a page upside down as
+ * garbage of low confidence; either, or no words at all, calls for orientation detection.
+ */
+export function looksUpright(lines: readonly OcrLine[]): boolean {
+  const words = lines.flatMap((line) => line.words).filter((word) => [...word.text].length >= 3);
+  if (words.length === 0) return false;
+  const vertical = words.filter((word) => word.height > word.width).length;
+  const confidence = words.reduce((sum, word) => sum + word.confidence, 0) / words.length;
+  return vertical * 2 <= words.length && confidence >= MIN_UPRIGHT_CONFIDENCE;
+}
+
+/**
+ * A word as text: NFC, without the zero-width joiners Tesseract's Indic models leave after a word's
+ * final virama or pulli (they join nothing there and would break search for the word).
+ */
+export function cleanWord(text: string): string {
+  return text
+    .normalize("NFC")
+    .trim()
+    .replace(/[\u200c\u200d]+$/u, "");
+}
+
+/** The PGM (P5) file of a grey image: a short header, then the samples as they are. */
+function pgm(image: GreyImage): Buffer {
+  const header = Buffer.from(`P5\n${image.width} ${image.height}\n255\n`, "latin1");
+  return Buffer.concat([header, image.samples]);
+}
+
+interface Run {
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly status: number | null;
+}
+
+function runTesseract(image: GreyImage, args: readonly string[]): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("tesseract", ["stdin", "stdout", "--dpi", String(Math.round(image.dpi)), ...args], {
+      env: { ...process.env, OMP_THREAD_LIMIT: "1" },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
+    child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
+    child.once("error", (error: NodeJS.ErrnoException) => {
+      const detail = error.code === "ENOENT" ? "tesseract is not installed" : error.message;
+      reject(new AppError("INTERNAL", "Text recognition is not installed.", undefined, detail));
+    });
+    child.once("close", (status) =>
+      resolve({
+        stdout: Buffer.concat(out).toString("utf8"),
+        stderr: Buffer.concat(err).toString("utf8"),
+        status,
+      }),
+    );
+    // A child that exits before reading everything closes the pipe; its status tells the outcome.
+    child.stdin.on("error", () => {});
+    child.stdin.end(pgm(image));
+  });
+}

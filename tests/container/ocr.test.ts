@@ -1,0 +1,189 @@
+/**
+ * OCR on scans built in code (text typeset with the project's Noto fonts, drawn at 200 dpi, saved
+ * as JPEG, some pages turned): the words come back from pdftotext and MuPDF in each script, page
+ * counts hold, the scans' bytes are unchanged, turned pages come out upright, pages with text are
+ * kept unless redone, and images (JPEG, multi-page TIFF) become searchable PDFs.
+ */
+import * as mupdf from "mupdf";
+import sharp from "sharp";
+import { describe, expect, it } from "vitest";
+import ocr from "../../tools/ocr/container.ts";
+import { pageImageStreams, type ScanPage, scanImage, scanPdf } from "../support/scan-pages.ts";
+import {
+  hasPdftotext,
+  pdfText,
+  popplerText,
+  type ScriptName,
+  wordF1,
+  wordsOf,
+} from "../support/script-text.ts";
+import { ssim } from "../support/ssim.ts";
+import { textPdf } from "./fixtures.ts";
+
+const ENGLISH = "The quick brown fox jumps over the lazy dog near the river bank";
+const HINDI = "भारत एक विशाल देश है। यहाँ अनेक भाषाएँ बोली जाती हैं और संस्कृति समृद्ध है।";
+const GERMAN = "Die Katze schläft auf dem warmen Sofa im Wohnzimmer";
+const TAMIL = "தமிழ் ஒரு பழமையான மொழி. இது இந்தியாவில் பேசப்படுகிறது.";
+const TELUGU = "తెలుగు ఒక అందమైన భాష. ఇది ఆంధ్రప్రదేశ్ లో మాట్లాడతారు.";
+
+/** Word F1 a recognised script must reach against its source (Tesseract on clean 200 dpi scans). */
+const MIN_F1 = 0.85;
+
+const PAGES: readonly ScanPage[] = [
+  { markdown: `# Scanned letter\n\n${ENGLISH}.\n\n${HINDI}` },
+  { markdown: `# Zweite Seite\n\n${GERMAN}.\n\n${TAMIL}`, turn: 90 },
+  { markdown: `# Third page\n\n${TELUGU}`, turn: 180 },
+];
+
+async function run(bytes: Uint8Array, kind: "pdf" | "jpeg" | "tiff", languages?: string, redo = false) {
+  const progress: number[] = [];
+  const output = await ocr(
+    [{ name: `scan.${kind}`, kind, bytes }],
+    { languages, redo_text: redo },
+    (percent) => progress.push(percent),
+  );
+  return { ...output, progress };
+}
+
+function score(source: string, extracted: string, script: ScriptName): number {
+  return wordF1(wordsOf(source, script), wordsOf(extracted, script));
+}
+
+/** Page `index` drawn in grey at `dpi`, as raw samples with its size. */
+function render(bytes: Uint8Array, index: number, dpi = 50) {
+  const doc = mupdf.Document.openDocument(bytes, "application/pdf");
+  try {
+    const pixmap = doc
+      .loadPage(index)
+      .toPixmap(mupdf.Matrix.scale(dpi / 72, dpi / 72), mupdf.ColorSpace.DeviceGray, false);
+    const image = {
+      width: pixmap.getWidth(),
+      height: pixmap.getHeight(),
+      channels: 1 as const,
+      data: pixmap.getPixels().slice(),
+    };
+    pixmap.destroy();
+    return image;
+  } finally {
+    doc.destroy();
+  }
+}
+
+describe("OCR of a scanned PDF", async () => {
+  const scans = await Promise.all(PAGES.map((page) => scanImage(page)));
+  const scanned = scanPdf(scans);
+  const result = await run(scanned, "pdf", "en,hi,de,ta,te");
+
+  it("keeps the page count and every scan's bytes, and reports progress page by page", () => {
+    expect(result.facts).toMatchObject({ pages: 3, pages_recognised: 3, pages_with_text: 0 });
+    expect(pageImageStreams(result.bytes)).toEqual(pageImageStreams(scanned));
+    expect(result.progress.length).toBeGreaterThanOrEqual(4);
+    expect(result.progress.at(-1)).toBe(100);
+  });
+
+  it.skipIf(!hasPdftotext)("gives the words back through pdftotext in every script", () => {
+    const text = popplerText(result.bytes);
+    expect(
+      score(`Scanned letter ${ENGLISH} Zweite Seite ${GERMAN} Third page`, text, "latin"),
+    ).toBeGreaterThanOrEqual(MIN_F1);
+    expect(score(HINDI, text, "devanagari")).toBeGreaterThanOrEqual(MIN_F1);
+    expect(score(TAMIL, text, "tamil")).toBeGreaterThanOrEqual(MIN_F1);
+    expect(score(TELUGU, text, "telugu")).toBeGreaterThanOrEqual(MIN_F1);
+    // Logical order with conjuncts and vowel signs: whole words come out as typed.
+    for (const word of ["संस्कृति", "भाषाएँ", "இந்தியாவில்", "ఆంధ్రప్రదేశ్"]) expect(text).toContain(word);
+  });
+
+  it("gives the words back through MuPDF too", () => {
+    const text = pdfText(result.bytes);
+    expect(score(HINDI, text, "devanagari")).toBeGreaterThanOrEqual(MIN_F1);
+    expect(score(TELUGU, text, "telugu")).toBeGreaterThanOrEqual(MIN_F1);
+  });
+
+  it("turns the sideways and upside-down pages upright without touching their scans", async () => {
+    expect(result.facts.pages_turned).toBe(2);
+    // Each output page looks like the typeset original: compare with the upright scan of page 1.
+    const upright = await Promise.all(PAGES.map((page) => scanImage({ markdown: page.markdown })));
+    const reference = scanPdf(upright);
+    for (const index of [0, 1, 2]) {
+      const page = render(result.bytes, index);
+      const expected = render(reference, index);
+      expect([page.width, page.height], `page ${index + 1}`).toEqual([expected.width, expected.height]);
+      expect(ssim(page, expected), `page ${index + 1}`).toBeGreaterThan(0.95);
+    }
+  });
+
+  it("leaves the page's look unchanged (the text is invisible)", () => {
+    const before = render(scanned, 0, 100);
+    const after = render(result.bytes, 0, 100);
+    expect(ssim(after, before)).toBeGreaterThanOrEqual(0.999);
+  });
+
+  it("keeps pages that already have text, and redoes only its own layer when asked", async () => {
+    const again = await run(result.bytes, "pdf", "en,hi");
+    expect(again.facts).toMatchObject({ pages: 3, pages_recognised: 0, pages_with_text: 3, words: 0 });
+    const redone = await run(result.bytes, "pdf", "en,hi,de,ta,te", true);
+    expect(redone.facts).toMatchObject({ pages: 3, pages_recognised: 3, pages_turned: 0 });
+    // The earlier layer is replaced, not doubled.
+    const count = (bytes: Uint8Array) => wordsOf(pdfText(bytes), "telugu").length;
+    expect(count(redone.bytes)).toBe(count(result.bytes));
+  });
+});
+
+describe("OCR without a language chosen", () => {
+  it("detects each page's script and reads it with its model", async () => {
+    const scan = await scanImage({ markdown: `# हिन्दी पृष्ठ\n\n${HINDI}\n\n${HINDI}` });
+    const result = await run(scanPdf([scan]), "pdf");
+    const source = `हिन्दी पृष्ठ ${HINDI} ${HINDI}`;
+    expect(score(source, pdfText(result.bytes), "devanagari")).toBeGreaterThanOrEqual(MIN_F1);
+  });
+});
+
+describe("OCR of images", () => {
+  it("makes a JPEG a one-page PDF holding the JPEG byte for byte", async () => {
+    const jpeg = await scanImage({ markdown: `# Letter\n\n${ENGLISH}.` });
+    const result = await run(jpeg, "jpeg", "en");
+    expect(result.facts.pages).toBe(1);
+    expect(pageImageStreams(result.bytes)[0]).toEqual(jpeg);
+    // The page has the image's size at its stated 200 dpi (A4).
+    const doc = mupdf.Document.openDocument(result.bytes, "application/pdf");
+    const [, , width, height] = doc.loadPage(0).getBounds();
+    doc.destroy();
+    expect(Math.round(width)).toBe(595);
+    expect(Math.round(height)).toBe(842);
+    expect(score(ENGLISH, pdfText(result.bytes), "latin")).toBeGreaterThanOrEqual(MIN_F1);
+  });
+
+  it("recognises every page of a multi-page TIFF", async () => {
+    const pages = await Promise.all(
+      [{ markdown: `# One\n\n${ENGLISH}.` }, { markdown: `# Two\n\n${GERMAN}.` }].map((page) =>
+        scanImage(page),
+      ),
+    );
+    const raws = await Promise.all(
+      pages.map((jpeg) => sharp(jpeg).raw().toBuffer({ resolveWithObject: true })),
+    );
+    const first = raws[0];
+    if (first === undefined) throw new Error("no page");
+    const tiff = await sharp(Buffer.concat(raws.map((page) => page.data)), {
+      raw: {
+        width: first.info.width,
+        height: first.info.height * raws.length,
+        channels: first.info.channels,
+        pageHeight: first.info.height,
+      },
+    })
+      .tiff({ compression: "lzw" })
+      .toBuffer();
+    const result = await run(new Uint8Array(tiff), "tiff", "en,de");
+    expect(result.facts).toMatchObject({ pages: 2, pages_recognised: 2 });
+    const text = pdfText(result.bytes);
+    expect(score(`One ${ENGLISH} Two ${GERMAN}`, text, "latin")).toBeGreaterThanOrEqual(MIN_F1);
+  });
+});
+
+describe("OCR of a PDF with text", () => {
+  it("keeps born-digital pages as they are", async () => {
+    const result = await run(textPdf("born digital", 2), "pdf", "en");
+    expect(result.facts).toMatchObject({ pages: 2, pages_recognised: 0, pages_with_text: 2 });
+  });
+});
