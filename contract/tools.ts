@@ -28,16 +28,21 @@ export const TOOLS = Object.fromEntries(
 ) as unknown as Tools;
 export const TOOL_IDS = ordered.map((tool) => tool.id) as ToolId[];
 
+/*
+ * The id sets below pick declarations out of the union with Extract: a mapped type over every id
+ * (`Tools[K]` for each K) made TypeScript give up ("union type too complex") at 17 tools.
+ */
 /** Tools whose jobs the API accepts. */
-export type AvailableToolId = { [K in ToolId]: Tools[K]["available"] extends true ? K : never }[ToolId];
+export type AvailableToolId = Extract<Declaration, { readonly available: true }>["id"];
 /** Available tools that run at the edge (within their budget). */
-export type EdgeToolId = {
-  [K in AvailableToolId]: Tools[K]["engine"]["kind"] extends "edge" ? K : never;
-}[AvailableToolId];
+export type EdgeToolId = Extract<
+  Declaration,
+  { readonly available: true; readonly engine: { readonly kind: "edge" } }
+>["id"];
 /** Available tools the container must handle: container tools, and edge tools over budget. */
 export type ContainerToolId = AvailableToolId;
 
-export type ToolOptions<T extends ToolId> = z.output<Tools[T]["options"]>;
+export type ToolOptions<T extends ToolId> = z.output<Extract<Declaration, { readonly id: T }>["options"]>;
 
 /** A tool's declaration under its general type (its optional fields readable whatever the tool). */
 export function declarationOf(id: ToolId): ToolDeclaration {
