@@ -21,8 +21,12 @@ export const CONVERTER_JOB_PATH = "/v1/jobs";
 export const CONVERTER_STREAM_TYPE = "application/x-converter-stream";
 export const CONVERTER_SECRET_HEADER = "X-Converter-Secret";
 
-/** `POST /v1/inspect/pdf` with the PDF as body (Content-Length) answers the page count. */
+/**
+ * `POST /v1/inspect/pdf` with the PDF as body (Content-Length) answers the page count; a protected
+ * PDF's password, when the user gave one, travels percent-encoded in `X-Pdf-Password`.
+ */
 export const CONVERTER_INSPECT_PDF_PATH = "/v1/inspect/pdf";
+export const CONVERTER_PASSWORD_HEADER = "X-Pdf-Password";
 export const inspectPdfResponseSchema = z.object({
   pages: z.number().int().nonnegative(),
   /** MuPDF rebuilt the cross-reference table to open it. */

@@ -20,6 +20,8 @@ const table = {
   TASK_NOT_FOUND: { status: 404, transient: false },
   TASK_NOT_READY: { status: 409, transient: false },
   PDF_ENCRYPTED: { status: 422, transient: false },
+  PDF_WRONG_PASSWORD: { status: 422, transient: false },
+  PDF_NOT_ENCRYPTED: { status: 422, transient: false },
   PDF_DAMAGED: { status: 422, transient: false },
   PDF_NO_PAGES: { status: 422, transient: false },
   TOO_MANY_PAGES: { status: 422, transient: false },

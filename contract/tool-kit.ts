@@ -28,6 +28,7 @@ export const TOOL_ICONS = [
   "markdown",
   "ocr",
   "lock",
+  "unlock",
   "pen",
   "convert",
 ] as const;
@@ -174,7 +175,87 @@ export const options = {
       .optional(),
   /** "true"/"false" from a form, or a boolean. */
   flag: () => z.union([z.boolean(), z.stringbool()]).default(false),
+  /** A flag that is on unless the request turns it off ("true"/"false"). */
+  flagOn: () => z.union([z.boolean(), z.stringbool()]).default(true),
+  /** A password the tool sets (any Unicode, at most PDF 2.0's 127 UTF-8 bytes). A secret. */
+  password: (description: string) => passwordSchema().meta({ ...SECRET, description }),
+  /** Like `password`, and optional. */
+  optionalPassword: (description: string) =>
+    passwordSchema()
+      .optional()
+      .meta({ ...SECRET, description }),
+  /**
+   * The password that opens an encrypted input PDF (any PDF tool): the converter opens the input
+   * with it before the tool runs (engines/pdf/unlock-inputs.ts). A secret.
+   */
+  inputPassword: () =>
+    passwordSchema()
+      .optional()
+      .meta({
+        ...SECRET,
+        [OPENS_INPUTS]: true,
+        description: "Password of an encrypted input PDF (tried on every encrypted input).",
+      }),
+  /** One opening password per input file, by position ("" for a file without one), as JSON. */
+  inputPasswords: () =>
+    z
+      .union([
+        z.array(z.string().max(MAX_PASSWORD_CHARS)),
+        z
+          .string()
+          .transform((text, context) => {
+            try {
+              const list: unknown = JSON.parse(text);
+              if (Array.isArray(list) && list.every((item) => typeof item === "string"))
+                return list as string[];
+            } catch {}
+            context.addIssue({ code: "custom", message: "a JSON array of passwords, one per file" });
+            return z.NEVER;
+          })
+          .pipe(z.array(z.string().max(MAX_PASSWORD_CHARS))),
+      ])
+      .optional()
+      .meta({
+        ...SECRET,
+        [OPENS_INPUTS]: true,
+        description: 'Passwords of encrypted input PDFs by file position, as a JSON array ("" for none).',
+      }),
 };
+
+/**
+ * PDF 2.0 (R6) uses a password's first 127 bytes of UTF-8 after SASLprep; a longer one is refused
+ * rather than cut. Every character is at most 4 bytes, so the character count bounds the work first.
+ */
+export const MAX_PASSWORD_BYTES = 127;
+const MAX_PASSWORD_CHARS = MAX_PASSWORD_BYTES;
+const passwordSchema = () =>
+  z
+    .string()
+    .min(1)
+    .max(MAX_PASSWORD_CHARS)
+    .refine((value) => new TextEncoder().encode(value).length <= MAX_PASSWORD_BYTES, {
+      message: `at most ${MAX_PASSWORD_BYTES} bytes of UTF-8`,
+    });
+
+/** Metadata of a secret option: shown as a password in the OpenAPI document, never stored past its job. */
+const SECRET = { format: "password", writeOnly: true } as const;
+/** Metadata key of the options that open encrypted inputs. */
+const OPENS_INPUTS = "x-opens-input";
+
+function optionMeta(schema: z.ZodObject, name: string): Record<string, unknown> | undefined {
+  const field: unknown = schema.shape[name];
+  return field instanceof z.ZodType ? field.meta() : undefined;
+}
+
+/** The names of a tool's secret options (passwords): kept out of stored task state. */
+export function secretOptionNames(schema: z.ZodObject): string[] {
+  return Object.keys(schema.shape).filter((name) => optionMeta(schema, name)?.format === SECRET.format);
+}
+
+/** The names of a tool's options that open its encrypted inputs (`inputPassword`, `inputPasswords`). */
+export function inputPasswordNames(schema: z.ZodObject): string[] {
+  return Object.keys(schema.shape).filter((name) => optionMeta(schema, name)?.[OPENS_INPUTS] === true);
+}
 
 /** JPEG quality number for a preset name or a custom value. */
 export function jpegQuality(quality: QualityPreset | number): number {

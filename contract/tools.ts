@@ -28,6 +28,10 @@ export const TOOLS = Object.fromEntries(
 ) as unknown as Tools;
 export const TOOL_IDS = ordered.map((tool) => tool.id) as ToolId[];
 
+/*
+ * The id sets below pick declarations out of the union with Extract: a mapped type over every id
+ * (`Tools[K]` for each K) made TypeScript give up ("union type too complex") at 17 tools.
+ */
 /** Tools whose jobs the API accepts. */
 export type AvailableToolId = Extract<Declaration, { readonly available: true }>["id"];
 /** Available tools that run at the edge (within their budget). */

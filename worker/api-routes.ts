@@ -19,6 +19,7 @@ import {
   FILE_KINDS,
   HEALTH_PATH,
   healthStatusSchema,
+  secretOptionNames,
   statusPath,
   statusQuerySchema,
   TOOLS,
@@ -92,6 +93,8 @@ const UPLOAD_ERRORS: readonly ErrorCode[] = [
 ];
 const JOB_ERRORS: readonly ErrorCode[] = [
   "PDF_ENCRYPTED",
+  "PDF_WRONG_PASSWORD",
+  "PDF_NOT_ENCRYPTED",
   "PDF_DAMAGED",
   "PDF_NO_PAGES",
   "TOO_MANY_PAGES",
@@ -146,7 +149,12 @@ export function apiRoutes(): ApiRoute[] {
     const queryNames = [
       ...new Set(blobs.flatMap((blob) => (blob !== undefined && blob !== "always" ? [blob.whenQuery] : []))),
       // Blob-style calls may take their options in the query (`?quality=`).
-      ...(alwaysBlob ? tools.flatMap((id) => Object.keys(TOOLS[id].options.shape)) : []),
+      ...(alwaysBlob
+        ? tools.flatMap((id) => {
+            const secrets = secretOptionNames(TOOLS[id].options);
+            return Object.keys(TOOLS[id].options.shape).filter((name) => !secrets.includes(name));
+          })
+        : []),
     ];
     const bodies = tools.map(toolBody);
     const fileTypes = [...new Set(tools.map((id) => FILE_KINDS[TOOLS[id].output.kind].mime))];
@@ -272,7 +280,14 @@ export function apiRoutes(): ApiRoute[] {
             required: true,
             content: {
               "multipart/form-data": {
-                schema: { type: "object", properties: { file: binary }, required: ["file"] },
+                schema: {
+                  type: "object",
+                  properties: {
+                    file: binary,
+                    password: { type: "string", format: "password", writeOnly: true },
+                  },
+                  required: ["file"],
+                },
               },
             },
           },

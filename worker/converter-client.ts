@@ -4,6 +4,7 @@ import {
   CONVERTER_HEALTH_PATH,
   CONVERTER_INSPECT_PDF_PATH,
   CONVERTER_JOB_PATH,
+  CONVERTER_PASSWORD_HEADER,
   CONVERTER_SECRET_HEADER,
   CONVERTER_STREAM_TYPE,
   errorEnvelopeSchema,
@@ -54,8 +55,11 @@ export interface ConverterClient {
     inputs: readonly ConverterInput[],
     handlers: JobHandlers,
   ): Promise<{ facts: JobFacts }>;
-  /** Page count of one PDF, streamed as the raw request body with its Content-Length. */
-  inspectPdf(pdf: ConverterInput): Promise<InspectPdfResponse>;
+  /**
+   * Page count of one PDF, streamed as the raw request body with its Content-Length; `password`
+   * opens a protected one.
+   */
+  inspectPdf(pdf: ConverterInput, password?: string): Promise<InspectPdfResponse>;
   /** The converter's own health check; throws when it does not answer within `timeoutMs`. */
   health(timeoutMs: number): Promise<HealthResponse>;
 }
@@ -144,11 +148,13 @@ export function converterClient(transport: Transport, secret: string): Converter
       return readJobStream(response, handlers);
     },
 
-    async inspectPdf(pdf) {
+    async inspectPdf(pdf, password) {
       const body = fixedLength((await pdf.open()).body, pdf.size);
+      const headers: Record<string, string> = { ...auth, "Content-Type": FILE_KINDS.pdf.mime };
+      if (password !== undefined) headers[CONVERTER_PASSWORD_HEADER] = encodeURIComponent(password);
       const response = await call(transport, CONVERTER_INSPECT_PDF_PATH, {
         method: "POST",
-        headers: { ...auth, "Content-Type": FILE_KINDS.pdf.mime },
+        headers,
         body,
       });
       return inspectPdfResponseSchema.parse(await response.json());

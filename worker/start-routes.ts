@@ -4,6 +4,8 @@ import {
   declarationOf,
   parseToolOptions,
   STATUS_MAX_WAIT_SECONDS,
+  secretOptionNames,
+  TOOLS,
   type ToolId,
   taskStartResponseSchema,
 } from "../contract/index.ts";
@@ -60,11 +62,19 @@ async function createTask(
   c: Context<AppEnv>,
   path: string,
   taskId: string,
+  query: Record<string, string>,
   fields: Record<string, string>,
   inputs: readonly StoredInput[],
 ): Promise<ToolId> {
   const tool = resolveTool(path, fields, inputs[0]?.kind ?? null);
   if (tool === null) throw unresolvedToolError(path, fields);
+  // A password in the query string would sit in URLs (logs, history): only the form body carries one.
+  const secretInQuery = secretOptionNames(TOOLS[tool].options).find((name) => name in query);
+  if (secretInQuery !== undefined) {
+    throw new AppError("INVALID_OPTIONS", "Passwords go in the form body, never in the URL", {
+      field: secretInQuery,
+    });
+  }
   if (!isAvailable(tool))
     throw new AppError("TOOL_NOT_AVAILABLE", "This tool is not available yet", { tool });
   checkInputsFit(tool, inputs);
@@ -90,7 +100,7 @@ export function startTaskRoute(path: string): Handler<AppEnv> {
     const taskId = await newTaskId(c.env.CSRF_SECRET);
     const sink = r2Sink(c.env.FILES, taskId);
     const upload = await receiveUpload(c.req.raw, uploadPlanFor(candidates), sink);
-    const tool = await createTask(c, path, taskId, { ...query, ...upload.fields }, upload.files).catch(
+    const tool = await createTask(c, path, taskId, query, { ...query, ...upload.fields }, upload.files).catch(
       async (error: unknown) => {
         await sink.discard(upload.files);
         throw error;

@@ -4,7 +4,15 @@ import { type ConverterClient, createConverterClient } from "./converter-client.
 import type { Env } from "./env.ts";
 import { runJob } from "./job-runner.ts";
 import { deleteTaskFiles } from "./task-files.ts";
-import { isFinished, JOB_PROGRESS, type NewTask, TASK_RECORD_KEY, type TaskRecord } from "./task-record.ts";
+import {
+  isFinished,
+  JOB_PROGRESS,
+  type NewTask,
+  splitSecrets,
+  TASK_RECORD_KEY,
+  TASK_SECRETS_KEY,
+  type TaskRecord,
+} from "./task-record.ts";
 
 /** Interrupted runs (runner killed, or this object restarted mid-run) retried before JOB_INTERRUPTED. */
 export const MAX_INTERRUPTED_RETRIES = 1;
@@ -98,8 +106,11 @@ export class TaskObject extends DurableObject<Env> {
    */
   async create(task: NewTask): Promise<void> {
     const now = Date.now();
+    // Passwords are stored apart from the record and deleted when the job ends (#finish).
+    const { task: kept, secrets } = splitSecrets(task);
+    if (secrets !== null) this.ctx.storage.kv.put(TASK_SECRETS_KEY, secrets);
     const record = this.#save({
-      ...task,
+      ...kept,
       createdAt: now,
       expiresAt: now + retentionMs(this.env),
       state: "PENDING",
@@ -201,8 +212,9 @@ export class TaskObject extends DurableObject<Env> {
       });
       await this.ctx.storage.setAlarm(Date.now() + WATCHDOG_MS);
       try {
+        const secrets = this.ctx.storage.kv.get<Record<string, unknown>>(TASK_SECRETS_KEY);
         const result = await runJob(
-          started,
+          secrets === undefined ? started : { ...started, options: withSecrets(started.options, secrets) },
           { files: this.env.FILES, converter: this.converter },
           (percent) => this.#progress(percent),
         );
@@ -287,11 +299,12 @@ export class TaskObject extends DurableObject<Env> {
   }
 
   /**
-   * Stores a finished task and schedules its expiry. The uploads are deleted first, so a client
+   * Stores a finished task and schedules its expiry. Its secrets and uploads are deleted first, so a client
    * that sees the task finished never finds them still stored: only the results are kept until
    * the end of retention.
    */
   async #finish(record: TaskRecord): Promise<void> {
+    this.ctx.storage.kv.delete(TASK_SECRETS_KEY);
     const keys = record.inputs.map((input) => input.key);
     try {
       if (keys.length > 0) await this.env.FILES.delete(keys);
@@ -328,4 +341,12 @@ function internalError(error: unknown, taskId: string): AppError {
     error instanceof Error ? { error: error.name, message: error.message, stack: error.stack } : {};
   console.error(JSON.stringify({ level: "error", task_id: taskId, ...detail }));
   return new AppError("INTERNAL", "The job failed unexpectedly");
+}
+
+/** The stored options with the task's secrets put back, for the job alone. */
+function withSecrets(
+  options: TaskRecord["options"],
+  secrets: Record<string, unknown>,
+): TaskRecord["options"] {
+  return { ...options, ...secrets } as TaskRecord["options"];
 }

@@ -4,6 +4,7 @@ import {
   type ErrorBody,
   type FileKind,
   type JobFacts,
+  secretOptionNames,
   type TaskState,
   type TaskStatus,
   TOOLS,
@@ -51,6 +52,24 @@ export interface TaskRecord extends NewTask {
 
 /** Storage key of the record in the task object's storage. */
 export const TASK_RECORD_KEY = "task";
+/**
+ * Storage key of the task's secret options (passwords), kept apart from the record: the record
+ * lives until the task expires, the secrets only until its job ends (see TaskObject#finish).
+ */
+export const TASK_SECRETS_KEY = "secrets";
+
+/** A task's options split into those the record may keep and its secrets (tool-kit `password` options). */
+export function splitSecrets(task: NewTask): { task: NewTask; secrets: Record<string, unknown> | null } {
+  const names = secretOptionNames(TOOLS[task.tool].options);
+  const options: Record<string, unknown> = { ...task.options };
+  const secrets: Record<string, unknown> = {};
+  for (const name of names) {
+    if (options[name] !== undefined) secrets[name] = options[name];
+    delete options[name];
+  }
+  if (Object.keys(secrets).length === 0) return { task, secrets: null };
+  return { task: { ...task, options: options as NewTask["options"] }, secrets };
+}
 
 /** Progress reported at the real stages of a job. */
 export const JOB_PROGRESS = {

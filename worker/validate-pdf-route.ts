@@ -1,5 +1,5 @@
 import type { Handler } from "hono";
-import { AppError, TOOL_IDS, TOOLS, validatePdfResponseSchema } from "../contract/index.ts";
+import { AppError, options, TOOL_IDS, TOOLS, validatePdfResponseSchema } from "../contract/index.ts";
 import { type ConverterInput, createConverterClient } from "./converter-client.ts";
 import type { AppEnv } from "./env.ts";
 import { countTaskCreation } from "./rate-limit.ts";
@@ -15,8 +15,19 @@ const PDF_PLAN: UploadPlan = {
   maxFiles: 1,
 };
 
+/** The optional `password` field that opens a protected PDF, checked like the tools' own. */
+const passwordSchema = options.inputPassword();
+
+function passwordField(fields: Readonly<Record<string, string>>): string | undefined {
+  if (fields.password === undefined || fields.password === "") return undefined;
+  const parsed = passwordSchema.safeParse(fields.password);
+  if (!parsed.success) throw new AppError("INVALID_OPTIONS", "Invalid password", { field: "password" });
+  return parsed.data;
+}
+
 /**
- * POST validate-pdf: the page count from the converter's inspect endpoint, or its error envelope.
+ * POST validate-pdf: the page count from the converter's inspect endpoint, or its error envelope;
+ * an optional `password` field opens a protected PDF (PDF_WRONG_PASSWORD when it does not).
  * The PDF streams into R2 under a fresh task id (never buffered whole in the Worker), streams from
  * there to the converter, and is deleted as soon as the converter has answered, whatever it says.
  */
@@ -39,12 +50,13 @@ export const validatePdfRoute: Handler<AppEnv> = async (c) => {
         return { body: object.body, size: object.size };
       },
     };
+    const password = passwordField(upload.fields);
     const converter = createConverterClient(c.env);
-    const inspected = await converter.inspectPdf(input).catch((error: unknown) => {
+    const inspected = await converter.inspectPdf(input, password).catch((error: unknown) => {
       // The PDF is in R2, so the request can be sent again: measured locally, a pooled connection
       // the converter closed while the upload was arriving failed one inspect in three.
       if (error instanceof AppError && error.code === "CONVERTER_UNAVAILABLE")
-        return converter.inspectPdf(input);
+        return converter.inspectPdf(input, password);
       throw error;
     });
     return c.json(

@@ -8,6 +8,7 @@ import { open } from "node:fs/promises";
 import { join } from "node:path";
 import {
   AppError,
+  CONVERTER_PASSWORD_HEADER,
   type ContainerToolId,
   type FileKind,
   FrameReader,
@@ -166,4 +167,15 @@ async function writeFile(body: ReadableStream<Uint8Array>, path: string): Promis
     await handle.close();
   }
   return head.subarray(0, headLength);
+}
+
+/** The password of a PDF to inspect (`X-Pdf-Password`, percent-encoded UTF-8), if the request has one. */
+export function inspectPassword(request: Request): string | undefined {
+  const raw = request.headers.get(CONVERTER_PASSWORD_HEADER);
+  if (raw === null) return undefined;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw new AppError("BAD_REQUEST", "The password header is not percent-encoded UTF-8.");
+  }
 }

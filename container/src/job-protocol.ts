@@ -24,7 +24,9 @@ export interface ToolTask<T extends ContainerToolId = ContainerToolId> {
 }
 
 /** Work the parent sends: a tool job, or the page count of one PDF. */
-export type RunnerTask = ToolTask | { readonly type: "inspect-pdf"; readonly path: string };
+export type RunnerTask =
+  | ToolTask
+  | { readonly type: "inspect-pdf"; readonly path: string; readonly password?: string | undefined };
 
 export type RunnerRequest = RunnerTask & { readonly id: number };
 

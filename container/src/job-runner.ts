@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { AppError, type ContainerToolId, TOOLS } from "../../contract/index.ts";
 import { inspectPdf } from "../../engines/pdf/inspect.ts";
 import { warmRenderThreads } from "../../engines/pdf/render-threads.ts";
+import { inputPasswords, unlockInputs } from "../../engines/pdf/unlock-inputs.ts";
 import type { EngineInput, ToolHandler } from "../../engines/types.ts";
 import { handlers } from "./handlers.ts";
 import type { RunnerMessage, RunnerRequest, TaskResult, ToolTask } from "./job-protocol.ts";
@@ -21,9 +22,11 @@ function send(message: RunnerMessage): void {
 }
 
 async function runTool(task: ToolTask, id: number): Promise<TaskResult> {
-  const inputs: EngineInput[] = await Promise.all(
+  const read: EngineInput[] = await Promise.all(
     task.files.map(async (file) => ({ name: file.name, kind: file.kind, bytes: await readFile(file.path) })),
   );
+  // Protected input PDFs are opened with the passwords the request gave, before the tool runs.
+  const inputs = unlockInputs(read, inputPasswords(TOOLS[task.tool], task.options, read.length));
   let reported = -1;
   const progress = (percent: number) => {
     const value = Math.min(100, Math.max(0, Math.floor(percent)));
@@ -51,7 +54,8 @@ function engineText(error: unknown): string {
 
 async function runTask(request: RunnerRequest): Promise<TaskResult> {
   try {
-    if (request.type === "inspect-pdf") return { ok: true, ...inspectPdf(await readFile(request.path)) };
+    if (request.type === "inspect-pdf")
+      return { ok: true, ...inspectPdf(await readFile(request.path), request.password) };
     return await runTool(request, request.id);
   } catch (error) {
     if (error instanceof AppError) {

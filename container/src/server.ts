@@ -22,7 +22,14 @@ import {
 } from "../../contract/index.ts";
 import { isContainerToolId } from "./container-tools.ts";
 import { JobDirs } from "./job-dirs.ts";
-import { declaredLength, MAX_INSPECT_BYTES, maxJobBytes, receiveBody, receiveJob } from "./job-input.ts";
+import {
+  declaredLength,
+  inspectPassword,
+  MAX_INSPECT_BYTES,
+  maxJobBytes,
+  receiveBody,
+  receiveJob,
+} from "./job-input.ts";
 import type { RunnerTask, TaskResult } from "./job-protocol.ts";
 import { errorResponse, jobResponse } from "./job-response.ts";
 import { resolveLimits } from "./limits.ts";
@@ -184,7 +191,7 @@ export function createConverterApp(
       if (sniffFileKind(await receiveBody(c.req.raw, job.length, path)) !== "pdf") {
         throw new AppError("UNSUPPORTED_FILE_TYPE", "The body is not a PDF.");
       }
-      const task: RunnerTask = { type: "inspect-pdf", path };
+      const task: RunnerTask = { type: "inspect-pdf", path, password: inspectPassword(c.req.raw) };
       const result = await run(id, "inspect-pdf", job.admission, task, received)(() => {});
       if (!result.ok) return errorResponse(result.error, id);
       if (!("pages" in result)) return errorResponse({ code: "INTERNAL", message: "No page count." }, id);

@@ -13,17 +13,7 @@ mupdf.setLog({ warning: () => {}, error: () => {} });
  */
 export function openPdf(bytes: Uint8Array, fileIndex: number): mupdf.PDFDocument {
   const context = { file_index: fileIndex };
-  let document: mupdf.Document;
-  try {
-    document = mupdf.Document.openDocument(bytes, "application/pdf");
-  } catch {
-    throw new AppError("PDF_DAMAGED", "The PDF cannot be read, even after repair.", context);
-  }
-  const pdf = document.asPDF();
-  if (pdf === null) {
-    document.destroy();
-    throw new AppError("PDF_DAMAGED", "The file is not a PDF document.", context);
-  }
+  const pdf = openPdfDocument(bytes, fileIndex);
   // MuPDF has already tried the empty user password: a document still locked needs a real one.
   if (pdf.needsPassword()) {
     pdf.destroy();
@@ -43,6 +33,26 @@ export function openPdf(bytes: Uint8Array, fileIndex: number): mupdf.PDFDocument
     // an error) is damage or an unsupported feature; a well-formed but empty tree has no pages.
     if (!readable) throw new AppError("PDF_DAMAGED", "The pages of the PDF cannot be read.", context);
     throw new AppError("PDF_NO_PAGES", "The PDF has no pages.", context);
+  }
+  return pdf;
+}
+
+/**
+ * Opens the bytes as a PDF document and nothing more (PDF_DAMAGED when they are not one): an
+ * encrypted document comes back still locked, for the tools that open it with a password.
+ */
+export function openPdfDocument(bytes: Uint8Array, fileIndex: number): mupdf.PDFDocument {
+  const context = { file_index: fileIndex };
+  let document: mupdf.Document;
+  try {
+    document = mupdf.Document.openDocument(bytes, "application/pdf");
+  } catch {
+    throw new AppError("PDF_DAMAGED", "The PDF cannot be read, even after repair.", context);
+  }
+  const pdf = document.asPDF();
+  if (pdf === null) {
+    document.destroy();
+    throw new AppError("PDF_DAMAGED", "The file is not a PDF document.", context);
   }
   return pdf;
 }

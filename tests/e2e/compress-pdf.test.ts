@@ -46,7 +46,7 @@ describe("Compress PDF in French", () => {
     await page.context().close();
   });
 
-  it("names a password-protected PDF as soon as it is picked, and keeps it shown until removed", async () => {
+  it("asks a protected PDF's password where it is shown, names a wrong one, and compresses with the right one", async () => {
     const t = translator("fr");
     const page = await newPage();
     await page.goto(`${siteUrl}/fr/tools/compress-pdf`);
@@ -55,16 +55,32 @@ describe("Compress PDF in French", () => {
       .setInputFiles([
         { name: "secret.pdf", mimeType: "application/pdf", buffer: Buffer.from(encryptedPdf()) },
       ]);
-    await expect
-      .poll(() => page.getByText(t("errors.analyzeFailed")).first().isVisible(), { timeout: 60_000 })
-      .toBe(true);
-    expect(await page.getByText(t("errors.codes.PDF_ENCRYPTED"), { exact: false }).count()).toBeGreaterThan(
-      0,
-    );
+    // The file asks for its password where it is shown: no toast, the reason under the field.
+    const prompt = page.getByTestId("pdf-password-prompt");
+    await expect.poll(() => prompt.isVisible(), { timeout: 60_000 }).toBe(true);
+    expect(await prompt.textContent()).toContain(t("errors.codes.PDF_ENCRYPTED"));
     expect(await page.getByTestId("chosen-pdf").textContent()).toContain("secret.pdf");
     expect(await page.getByRole("button", { name: t("compress-pdf:compress") }).isDisabled()).toBe(true);
-    await page.getByRole("button", { name: t("fileList.remove", { name: "secret.pdf" }) }).click();
-    expect(await page.getByTestId("chosen-pdf").count()).toBe(0);
+    await page.getByTestId("pdf-password").fill("wrong");
+    await page.getByTestId("pdf-password-open").click();
+    await expect
+      .poll(() => prompt.textContent(), { timeout: 60_000 })
+      .toContain(t("errors.codes.PDF_WRONG_PASSWORD"));
+    // encryptedPdf() opens with "x": the page count appears and the PDF compresses.
+    await page.getByTestId("pdf-password").fill("x");
+    await page.getByTestId("pdf-password-open").click();
+    await expect
+      .poll(() => page.getByTestId("page-count").textContent(), { timeout: 60_000 })
+      .toContain(t("chosenPdf.pages_other", { formatted: 2 }));
+    expect(await prompt.count()).toBe(0);
+    await page.getByRole("button", { name: t("compress-pdf:compress") }).click();
+    await expect.poll(() => page.getByTestId("result-panel").isVisible(), { timeout: 60_000 }).toBe(true);
+    const file = await downloadBytes(page, () =>
+      page.getByRole("button", { name: t("result.download"), exact: true }).click(),
+    );
+    const opened = mupdf.PDFDocument.openDocument(file.bytes, "application/pdf") as mupdf.PDFDocument;
+    expect(opened.needsPassword()).toBe(false);
+    expect(pageTexts(opened)).toEqual(["Secret page 1", "Secret page 2"]);
     await page.context().close();
   });
 });

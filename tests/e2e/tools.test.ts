@@ -65,7 +65,7 @@ describe("Merge PDFs in English", () => {
     await page.context().close();
   });
 
-  it("marks a password-protected file by name before anything is merged, and merges once it is removed", async () => {
+  it("asks a protected file's password in its row before anything is merged, then merges it", async () => {
     const t = translator("en");
     const page = await newPage();
     await page.goto(`${siteUrl}/tools/merge-pdf`);
@@ -73,26 +73,34 @@ describe("Merge PDFs in English", () => {
       { name: "open.pdf", mimeType: "application/pdf", buffer: Buffer.from(textPdf("open", 1)) },
       { name: "locked.pdf", mimeType: "application/pdf", buffer: Buffer.from(encryptedPdf()) },
     ]);
-    const reason = t("errors.codes.PDF_ENCRYPTED");
-    const marked = page.locator('[data-testid="file-row"][data-problem="true"]');
-    await expect.poll(() => marked.count(), { timeout: 30_000 }).toBe(1);
-    expect(await page.getByText(t("merge-pdf:removeBad")).count()).toBe(1);
+    const locked = page.getByTestId("file-row").filter({ hasText: "locked.pdf" });
+    const prompt = locked.getByTestId("pdf-password-prompt");
+    await expect.poll(() => prompt.count(), { timeout: 30_000 }).toBe(1);
+    expect(await prompt.textContent()).toContain(t("errors.codes.PDF_ENCRYPTED"));
     expect(await page.getByRole("button", { name: t("merge-pdf:merge") }).isDisabled()).toBe(true);
-    expect(await marked.textContent()).toContain("locked.pdf");
-    expect(await marked.textContent()).toContain(reason);
 
-    await marked.getByRole("button", { name: t("fileList.remove", { name: "locked.pdf" }) }).click();
-    await page
-      .getByTestId("file-input")
-      .setInputFiles([
-        { name: "second.pdf", mimeType: "application/pdf", buffer: Buffer.from(textPdf("second", 1)) },
-      ]);
-    expect(await page.locator('[data-problem="true"]').count()).toBe(0);
+    await locked.getByTestId("pdf-password").fill("not it");
+    await locked.getByTestId("pdf-password-open").click();
+    await expect
+      .poll(() => prompt.textContent(), { timeout: 30_000 })
+      .toContain(t("errors.codes.PDF_WRONG_PASSWORD"));
+    // encryptedPdf() opens with "x": its two pages are counted and the merge takes it.
+    await locked.getByTestId("pdf-password").fill("x");
+    await locked.getByTestId("pdf-password-open").click();
+    await expect.poll(() => prompt.count(), { timeout: 30_000 }).toBe(0);
+    await expect
+      .poll(() => locked.textContent(), { timeout: 30_000 })
+      .toContain(t("fileList.pages_other", { count: 2 }));
     await expect
       .poll(() => page.getByRole("button", { name: t("merge-pdf:merge") }).isEnabled(), { timeout: 30_000 })
       .toBe(true);
     await page.getByRole("button", { name: t("merge-pdf:merge") }).click();
     await expect.poll(() => page.getByTestId("result-panel").isVisible(), { timeout: 60_000 }).toBe(true);
+    const file = await downloadBytes(page, () =>
+      page.getByRole("button", { name: t("result.download"), exact: true }).click(),
+    );
+    const merged = mupdf.PDFDocument.openDocument(file.bytes, "application/pdf") as mupdf.PDFDocument;
+    expect(pageTexts(merged)).toEqual([expect.stringContaining("open"), "Secret page 1", "Secret page 2"]);
     await page.context().close();
   });
 

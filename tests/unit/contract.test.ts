@@ -26,6 +26,8 @@ const SPEC_TOOL_IDS = [
   "markdown-to-pdf",
   "ocr",
   "protect",
+  // Beyond the spec (issue 27): removing a password is the other half of protecting.
+  "unlock",
   "sign",
   "png-to-jpg",
   "jpg-to-png",
@@ -41,9 +43,9 @@ describe("tool declarations", () => {
     for (const id of TOOL_IDS) expect(TOOLS[id].id).toBe(id);
   });
 
-  it("announces protect and sign as coming soon and not available", () => {
+  it("announces sign as coming soon and not available", () => {
     for (const id of TOOL_IDS) {
-      const soon = ["protect", "sign"].includes(id);
+      const soon = ["sign"].includes(id);
       expect(TOOLS[id].comingSoon, id).toBe(soon);
       if (soon) expect(TOOLS[id].available, id).toBe(false);
     }
@@ -73,7 +75,11 @@ describe("tool declarations", () => {
   });
 
   it("parses every tool's options from an empty form with the spec's defaults", () => {
-    for (const id of TOOL_IDS) expect(parseToolOptions(id, {}).success, id).toBe(true);
+    // A password has no default: protect and unlock need one.
+    for (const id of TOOL_IDS) {
+      expect(parseToolOptions(id, {}).success, id).toBe(!["protect", "unlock"].includes(id));
+      expect(parseToolOptions(id, { password: "p" }).success, id).toBe(true);
+    }
     expect(parseToolOptions("images-to-pdf", {})).toEqual({
       success: true,
       data: { margin: "small", orientation: "portrait" },

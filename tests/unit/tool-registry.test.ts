@@ -105,7 +105,8 @@ describe("one folder per tool", () => {
 describe("options", () => {
   it("parse form fields with the spec's defaults and accept their own output unchanged", () => {
     for (const id of TOOL_IDS) {
-      const parsed = parseToolOptions(id, {});
+      // Passwords have no default (protect, unlock); every other option has one.
+      const parsed = parseToolOptions(id, { password: "p" });
       expect(parsed.success, id).toBe(true);
       if (!parsed.success) continue;
       // The converter checks the typed options the Worker sends with the same schema.

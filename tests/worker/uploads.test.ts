@@ -231,7 +231,7 @@ describe("tools not available yet", () => {
   it("answer 501 for a task-style convert naming an unavailable tool in a form field", async () => {
     const client = new ApiClient();
     const id = TOOL_IDS.find((t) => !TOOLS[t].available && TOOLS[t].endpoint.path === API_PATHS.pdfConvert);
-    if (id === undefined) throw new Error("protect and sign are announced as coming soon");
+    if (id === undefined) throw new Error("sign is announced as coming soon");
     const response = await client.send(
       "POST",
       API_PATHS.pdfConvert,

@@ -24,7 +24,7 @@ export default function CompressPdfPage() {
   // Shared helpers take the common namespace.
   const { t: shared } = useTranslation();
   const language = i18n.resolvedLanguage ?? "en";
-  const { file, setFile, analysis } = usePickedPdf();
+  const { file, setFile, analysis, setPassword, passwordFields } = usePickedPdf();
   const [level, setLevel] = useState<Level>("medium");
   // On error the file stays selected so the user can retry.
   const task = useToolTask(tool, (error) => showApiError(shared, shared("errors.compressionFailed"), error));
@@ -40,7 +40,7 @@ export default function CompressPdfPage() {
       showErrorMessage(shared, shared("errors.noFile"));
       return;
     }
-    void task.run([file], { quality: level });
+    void task.run([file], { quality: level, ...passwordFields });
   };
 
   if (phase.name === "done") {
@@ -83,7 +83,15 @@ export default function CompressPdfPage() {
             setFile(files[0] ?? null);
           }}
         />
-        {file ? <ChosenPdf file={file} analysis={analysis} disabled={busy} onRemove={startOver} /> : null}
+        {file ? (
+          <ChosenPdf
+            file={file}
+            analysis={analysis}
+            disabled={busy}
+            onRemove={startOver}
+            onPassword={setPassword}
+          />
+        ) : null}
         <ChoiceGroup
           legend={t("levelLabel")}
           name="quality"

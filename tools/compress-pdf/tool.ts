@@ -13,7 +13,7 @@ export default declareTool({
   icon: "compress",
   ...AVAILABLE,
   input: pdfInput(1),
-  options: z.object({ quality: options.qualityPreset() }),
+  options: z.object({ quality: options.qualityPreset(), password: options.inputPassword() }),
   output: { kind: "pdf", suffix: "-compressed" },
   engine: CONTAINER,
   endpoint: { path: "/api/pdf/compress", fileField: "file", fields: {}, blob: { whenQuery: "quality" } },

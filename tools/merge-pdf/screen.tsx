@@ -1,6 +1,8 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { PageThumbnail } from "../../client/src/components/pdf/page-thumbnails";
+import { setPdfPassword } from "../../client/src/components/pdf/pdf-pages";
+import { needsPassword, PdfPasswordPrompt } from "../../client/src/components/pdf/pdf-password-prompt";
 import { usePdfChecks } from "../../client/src/components/pdf/use-pdf-checks";
 import { type ChosenFile, toChosenFiles } from "../../client/src/components/sortable-files/chosen-file";
 import { SortableFileList } from "../../client/src/components/sortable-files/sortable-file-list";
@@ -26,6 +28,8 @@ export default function MergePdfPage() {
   const language = i18n.resolvedLanguage ?? "en";
   const [items, setItems] = useState<ChosenFile[]>([]);
   const [problem, setProblem] = useState<{ id: string; message: string } | null>(null);
+  // Passwords typed beside protected files, by item id: their checks, previews and the job use them.
+  const [passwords, setPasswords] = useState<ReadonlyMap<string, string>>(new Map());
   // On error the files stay selected so the user can retry; a file the server names is marked.
   const task = useToolTask(tool, (error) => {
     const item = error.fileIndex === null ? undefined : items[error.fileIndex];
@@ -43,13 +47,39 @@ export default function MergePdfPage() {
   });
   const { phase, busy } = task;
   // Each file is checked as it is added, so a bad one is named before the whole job is uploaded.
-  const checks = usePdfChecks(items);
+  const checks = usePdfChecks(items, passwords);
   const checkOf = (item: ChosenFile) => checks.get(item.id);
+  const lockedOf = (item: ChosenFile) => {
+    const check = checkOf(item);
+    return check?.state === "error" && needsPassword(check.error) ? check.error : null;
+  };
   const problemOf = (item: ChosenFile): string | undefined => {
     if (problem?.id === item.id) return problem.message;
     const check = checkOf(item);
-    return check?.state === "error" ? apiErrorMessage(shared, check.error) : undefined;
+    // A protected file says why under its password field instead.
+    return check?.state === "error" && lockedOf(item) === null
+      ? apiErrorMessage(shared, check.error)
+      : undefined;
   };
+  const passwordPrompt = (item: ChosenFile) => {
+    const locked = lockedOf(item);
+    if (locked === null) return null;
+    return (
+      <PdfPasswordPrompt
+        error={locked}
+        disabled={busy}
+        onPassword={(password) => {
+          setPdfPassword(item.file, password);
+          setPasswords((current) => new Map(current).set(item.id, password));
+        }}
+      />
+    );
+  };
+  /** The job's `passwords` field (one per file, in order) when any file has one. */
+  const passwordFields = (): Record<string, string> =>
+    items.some((item) => passwords.has(item.id))
+      ? { passwords: JSON.stringify(items.map((item) => passwords.get(item.id) ?? "")) }
+      : {};
   const detailOf = (item: ChosenFile): string | undefined => {
     const check = checkOf(item);
     if (check?.state === "analyzing") return shared("fileList.checking");
@@ -67,6 +97,7 @@ export default function MergePdfPage() {
     task.reset();
     setItems([]);
     setProblem(null);
+    setPasswords(new Map());
   };
 
   if (phase.name === "done") {
@@ -111,7 +142,11 @@ export default function MergePdfPage() {
             disabled={busy}
             problemOf={problemOf}
             detailOf={detailOf}
-            renderThumbnail={(item) => <PageThumbnail file={item.file} page={1} width={40} />}
+            renderThumbnail={(item) => (
+              // A password typed later draws the preview again, opened with it.
+              <PageThumbnail key={passwords.get(item.id) ?? ""} file={item.file} page={1} width={40} />
+            )}
+            renderFooter={passwordPrompt}
             onChange={changeItems}
           />
         ) : null}
@@ -123,7 +158,10 @@ export default function MergePdfPage() {
           busyLabel={t("merging")}
           onStart={() => {
             setProblem(null);
-            void task.run(items.map((item) => item.file));
+            void task.run(
+              items.map((item) => item.file),
+              passwordFields(),
+            );
           }}
           testId="merge-button"
         >

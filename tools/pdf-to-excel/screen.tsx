@@ -28,7 +28,7 @@ export default function PdfToExcelScreen() {
   const { t, i18n } = useTranslation([tool.id, "common"]);
   const { t: shared } = useTranslation();
   const language = i18n.resolvedLanguage ?? "en";
-  const { file, setFile, analysis, describe } = usePickedPdf();
+  const { file, setFile, analysis, describe, setPassword, passwordFields } = usePickedPdf();
   const [contents, setContents] = useState<Contents>("tables");
   const pages = analysis.state === "ready" ? analysis.pages : null;
   const task = useToolTask(tool, (error) =>
@@ -57,7 +57,7 @@ export default function PdfToExcelScreen() {
     }
     const fields: Record<string, string> = { text_sheet: String(contents === "tables-and-text") };
     if (picks.ranges.trim() !== "") fields.page_ranges = picks.ranges.trim();
-    void task.run([file], fields);
+    void task.run([file], { ...fields, ...passwordFields });
   };
 
   const resultFacts = (result: TaskResult): ResultFact[] => {
@@ -111,6 +111,7 @@ export default function PdfToExcelScreen() {
     <ToolShell toolId={tool.id}>
       <PdfConverterForm
         toolId={tool.id}
+        onPassword={setPassword}
         limits={tool.input}
         file={file}
         analysis={analysis}

@@ -23,6 +23,7 @@ export default declareTool({
     page_ranges: options.pageRanges(),
     /** Also put the text outside the tables on a sheet of its own. */
     text_sheet: options.flag(),
+    password: options.inputPassword(),
   }),
   output: { kind: "xlsx" },
   engine: CONTAINER,

@@ -26,7 +26,7 @@ export default function PdfToJpgScreen() {
   const { t, i18n } = useTranslation([tool.id, "common"]);
   const { t: shared } = useTranslation();
   const language = i18n.resolvedLanguage ?? "en";
-  const { file, setFile, analysis, describe } = usePickedPdf();
+  const { file, setFile, analysis, describe, setPassword, passwordFields } = usePickedPdf();
   const [mode, setMode] = useState<Mode>("convert-pages");
   const [dpi, setDpi] = useState<Resolution>(DEFAULT_RESOLUTION);
   const pages = analysis.state === "ready" ? analysis.pages : null;
@@ -64,7 +64,7 @@ export default function PdfToJpgScreen() {
       fields.dpi = String(dpi);
       if (picks.ranges.trim() !== "") fields.page_ranges = picks.ranges.trim();
     }
-    void task.run([file], fields);
+    void task.run([file], { ...fields, ...passwordFields });
   };
 
   // What the result panel says of a finished conversion after file, pages and size: what was made.
@@ -109,6 +109,7 @@ export default function PdfToJpgScreen() {
     <ToolShell toolId={tool.id}>
       <PdfConverterForm
         toolId={tool.id}
+        onPassword={setPassword}
         limits={tool.input}
         file={file}
         analysis={analysis}

@@ -31,6 +31,7 @@ export default declareTool({
     page_ranges: options.pageRanges(),
     /** Dots per inch of rendered pages (convert-pages only). */
     dpi: z.coerce.number().pipe(z.literal(RESOLUTIONS)).default(DEFAULT_RESOLUTION),
+    password: options.inputPassword(),
   }),
   output: { kind: "zip", single: "jpeg" },
   engine: CONTAINER,

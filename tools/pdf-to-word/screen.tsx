@@ -23,7 +23,7 @@ export default function PdfToWordPage() {
   const { t, i18n } = useTranslation([tool.id, "common"]);
   const { t: shared } = useTranslation();
   const language = i18n.resolvedLanguage ?? "en";
-  const { file, setFile, analysis } = usePickedPdf();
+  const { file, setFile, analysis, setPassword, passwordFields } = usePickedPdf();
   const task = useToolTask(tool, (error) => showApiError(shared, shared("errors.conversionFailed"), error));
   const { phase, busy } = task;
 
@@ -37,7 +37,7 @@ export default function PdfToWordPage() {
       showErrorMessage(shared, shared("errors.selectPdf"));
       return;
     }
-    void task.run([file], {});
+    void task.run([file], passwordFields);
   };
 
   if (phase.name === "done") {
@@ -81,7 +81,13 @@ export default function PdfToWordPage() {
           onAccept={(files) => pick(files[0] ?? null)}
         />
         {file ? (
-          <ChosenPdf file={file} analysis={analysis} disabled={busy} onRemove={() => pick(null)} />
+          <ChosenPdf
+            file={file}
+            analysis={analysis}
+            disabled={busy}
+            onRemove={() => pick(null)}
+            onPassword={setPassword}
+          />
         ) : null}
         <label className="pdf-to-word__ocr" data-testid="ocr-option">
           <input type="checkbox" name="ocr" checked={false} disabled readOnly />

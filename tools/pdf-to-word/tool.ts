@@ -20,7 +20,7 @@ export default declareTool({
   icon: "document",
   ...AVAILABLE,
   input: pdfInput(1),
-  options: z.object({ ocr: options.flag() }),
+  options: z.object({ ocr: options.flag(), password: options.inputPassword() }),
   output: { kind: "docx" },
   engine: CONTAINER,
   endpoint: pdfConvertEndpoint("docx"),

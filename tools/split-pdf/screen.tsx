@@ -4,6 +4,8 @@ import { useTranslation } from "react-i18next";
 import { ChosenPdf } from "../../client/src/components/pdf/chosen-pdf";
 import { toggledRanges } from "../../client/src/components/pdf/page-picks";
 import { PageGrid } from "../../client/src/components/pdf/page-thumbnails";
+import { setPdfPassword } from "../../client/src/components/pdf/pdf-pages";
+import { needsPassword } from "../../client/src/components/pdf/pdf-password-prompt";
 import { usePdfAnalysis } from "../../client/src/components/pdf/use-pdf-analysis";
 import { FileDropzone } from "../../client/src/components/tool/file-dropzone";
 import { ResultPanel } from "../../client/src/components/tool/result-panel";
@@ -39,14 +41,20 @@ export default function SplitPdfPage() {
   const [perPartText, setPerPartText] = useState("2");
   const [anchor, setAnchor] = useState<number | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
-  const analysis = usePdfAnalysis(file, (error) => {
-    if (file === null) return;
-    showToast({
-      variant: "destructive",
-      title: t("failed"),
-      description: fileMessage(shared, file, apiErrorMessage(shared, error)),
-    });
-  });
+  // The password of a protected PDF, typed beside it: the analysis, the previews and the job use it.
+  const [password, setPassword] = useState<string | undefined>(undefined);
+  const analysis = usePdfAnalysis(
+    file,
+    (error) => {
+      if (file === null || needsPassword(error)) return;
+      showToast({
+        variant: "destructive",
+        title: t("failed"),
+        description: fileMessage(shared, file, apiErrorMessage(shared, error)),
+      });
+    },
+    password,
+  );
 
   // The file stays chosen on error so the user can change the options and retry.
   const task = useToolTask(tool, (error) => {
@@ -74,6 +82,7 @@ export default function SplitPdfPage() {
     setRangesText("");
     setAnchor(null);
     setProblem(null);
+    setPassword(undefined);
   };
 
   if (phase.name === "done") {
@@ -127,6 +136,7 @@ export default function SplitPdfPage() {
     const fields: Record<string, string> = { split_mode: mode };
     if (mode === "ranges") fields.page_ranges = rangesText.replace(/\s+/g, "");
     if (mode === "every-n") fields.pages_per_part = String(perPart);
+    if (password !== undefined) fields.password = password;
     void task.run([file], fields);
   };
 
@@ -146,6 +156,10 @@ export default function SplitPdfPage() {
             problem={fileProblem}
             disabled={busy}
             onRemove={() => choose(null)}
+            onPassword={(typed) => {
+              setPdfPassword(file, typed);
+              setPassword(typed);
+            }}
           />
         ) : null}
         {file !== null && pageCount !== null ? (

@@ -19,6 +19,7 @@ export default declareTool({
     split_mode: z.enum(["ranges", "every-page", "every-n"]).default("ranges"),
     page_ranges: options.pageRanges(),
     pages_per_part: z.coerce.number().int().min(1).max(MAX_PAGES_PER_PART).default(2),
+    password: options.inputPassword(),
   }),
   output: { kind: "zip", single: "pdf" },
   engine: CONTAINER,

@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { formatFileSize } from "../../lib/format/file-size";
 import { Spinner } from "../spinner";
+import { needsPassword, PdfPasswordPrompt } from "./pdf-password-prompt";
 import type { PdfAnalysis } from "./use-pdf-analysis";
 import "./chosen-pdf.css";
 import { formatCount } from "../../lib/format/number";
@@ -13,13 +14,22 @@ interface ChosenPdfProps {
   readonly problem?: string | null;
   readonly disabled: boolean;
   readonly onRemove: () => void;
+  /** Given, a PDF refused for its password asks for it here (the tool opens the file with it). */
+  readonly onPassword?: ((password: string) => void) | undefined;
 }
 
 /**
  * The picked PDF of a one-file PDF tool: name, size, "Analyzing PDF…" then the page count (and
  * whether it was repaired), or why it cannot be used; a remove button.
  */
-export function ChosenPdf({ file, analysis, problem = null, disabled, onRemove }: ChosenPdfProps) {
+export function ChosenPdf({
+  file,
+  analysis,
+  problem = null,
+  disabled,
+  onRemove,
+  onPassword,
+}: ChosenPdfProps) {
   const { t, i18n } = useTranslation();
   const language = i18n.resolvedLanguage ?? "en";
   const size = formatFileSize(file.size, t, language);
@@ -39,6 +49,10 @@ export function ChosenPdf({ file, analysis, problem = null, disabled, onRemove }
   } else if (analysis.state === "error" && problem === null) {
     status = t("chosenPdf.unreadable");
   }
+  const askPassword =
+    onPassword !== undefined && analysis.state === "error" && needsPassword(analysis.error)
+      ? analysis.error
+      : null;
   return (
     <div
       className={`chosen-pdf${problem ? " chosen-pdf--problem" : ""}`}
@@ -61,11 +75,14 @@ export function ChosenPdf({ file, analysis, problem = null, disabled, onRemove }
             </>
           )}
         </span>
-        {problem ? (
+        {problem && askPassword === null ? (
           <span className="chosen-pdf__problem" role="alert">
             {problem}
           </span>
         ) : null}
+        {askPassword === null || onPassword === undefined ? null : (
+          <PdfPasswordPrompt error={askPassword} disabled={disabled} onPassword={onPassword} />
+        )}
       </span>
       <button
         type="button"

@@ -26,6 +26,8 @@ interface PdfConverterFormProps {
   canConvert: boolean;
   onPick: (file: File | null) => void;
   onConvert: () => void;
+  /** Opens a protected PDF with the password the user typed beside it. */
+  onPassword: (password: string) => void;
   /** Pages shown pressed on the previews, and what a click on one does (none: previews only). */
   selected?: ReadonlySet<number> | undefined;
   onToggle?: ((page: number, gesture: ToggleGesture) => void) | undefined;
@@ -55,7 +57,13 @@ export function PdfConverterForm(props: PdfConverterFormProps) {
           onAccept={(files) => onPick(files[0] ?? null)}
         />
         {file === null ? null : (
-          <ChosenPdf file={file} analysis={analysis} disabled={busy} onRemove={() => onPick(null)} />
+          <ChosenPdf
+            file={file}
+            analysis={analysis}
+            disabled={busy}
+            onRemove={() => onPick(null)}
+            onPassword={props.onPassword}
+          />
         )}
         {pages === null ? (
           <p className="state-message" data-testid="no-pages-notice">

@@ -30,13 +30,34 @@ interface OpenDocument {
 }
 
 const documents = new Map<File, OpenDocument>();
+/** Passwords the user typed for protected files, held in memory while the file is picked. */
+const passwords = new WeakMap<File, string>();
+
+/**
+ * The password that opens `file` in the previews (pdf.js applies SASLprep as the server does), or
+ * none. A document parsed before is dropped, so the next preview parses it with the password.
+ */
+export function setPdfPassword(file: File, password: string | null): void {
+  if (password === null) passwords.delete(file);
+  else passwords.set(file, password);
+  const entry = documents.get(file);
+  if (entry === undefined) return;
+  documents.delete(file);
+  entry.task.then((loading) => loading.destroy()).catch(() => undefined);
+}
 
 async function startLoading(file: File): Promise<PDFDocumentLoadingTask> {
   const pdfjs = await loadPdfjs();
   const data = new Uint8Array(await file.arrayBuffer());
   // No fetches: fonts and data the file lacks are drawn with built-in fallbacks, which is enough
   // for a preview.
-  return pdfjs.getDocument({ data, useWorkerFetch: false, stopAtErrors: false });
+  const password = passwords.get(file);
+  return pdfjs.getDocument({
+    data,
+    useWorkerFetch: false,
+    stopAtErrors: false,
+    ...(password === undefined ? {} : { password }),
+  });
 }
 
 /** The parsed document of `file`, shared while anyone holds it; give it back with `releasePdf`. */

@@ -13,35 +13,45 @@ export type PdfAnalysis =
  * Analyses `file` as soon as it is picked: the server opens it with the same engine the tools use,
  * so a PDF that passes here converts, and one that fails is named before any job is uploaded.
  * A new file (or none) cancels the request in flight. `onError` hears of each failed analysis once,
- * as it fails (the screen names the file in a toast).
+ * as it fails (the screen names the file in a toast). A `password` opens a protected PDF: the
+ * analysis runs again with it.
  */
-export function usePdfAnalysis(file: File | null, onError?: (error: ApiError) => void): PdfAnalysis {
+export function usePdfAnalysis(
+  file: File | null,
+  onError?: (error: ApiError) => void,
+  password?: string,
+): PdfAnalysis {
   const onErrorRef = useRef(onError);
   onErrorRef.current = onError;
-  const [analysis, setAnalysis] = useState<{ file: File | null; value: PdfAnalysis }>({
+  const [analysis, setAnalysis] = useState<{
+    file: File | null;
+    password?: string | undefined;
+    value: PdfAnalysis;
+  }>({
     file: null,
     value: { state: "idle" },
   });
   useEffect(() => {
     if (file === null) return;
     const controller = new AbortController();
-    setAnalysis({ file, value: { state: "analyzing" } });
-    validatePdf(file, controller.signal).then(
+    setAnalysis({ file, password, value: { state: "analyzing" } });
+    validatePdf(file, controller.signal, password).then(
       (answer) =>
         setAnalysis({
           file,
+          password,
           value: { state: "ready", pages: answer.total_pages, repaired: answer.repaired },
         }),
       (error: unknown) => {
         if (controller.signal.aborted) return;
         const failure = toApiError(error);
-        setAnalysis({ file, value: { state: "error", error: failure } });
+        setAnalysis({ file, password, value: { state: "error", error: failure } });
         onErrorRef.current?.(failure);
       },
     );
     return () => controller.abort();
-  }, [file]);
+  }, [file, password]);
   if (file === null) return { state: "idle" };
   // Until the effect runs for a new file, its analysis is starting, never the previous file's result.
-  return analysis.file === file ? analysis.value : { state: "analyzing" };
+  return analysis.file === file && analysis.password === password ? analysis.value : { state: "analyzing" };
 }

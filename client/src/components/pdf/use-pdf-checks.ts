@@ -10,6 +10,8 @@ import type { PdfAnalysis } from "./use-pdf-analysis";
  */
 export const PRECHECK_MAX_BYTES = 20 * 1024 * 1024;
 
+const NO_PASSWORDS: ReadonlyMap<string, string> = new Map();
+
 /** Checks running at once: the list stays responsive and the server sees a few requests at most. */
 const PARALLEL_CHECKS = 2;
 
@@ -22,18 +24,24 @@ interface Item {
  * The analysis of every PDF of a list (Merge: several files), keyed by item id: "analyzing" while
  * a check runs, "ready" with the page count, "error" with the server's reason (encrypted, damaged,
  * no pages), "idle" for files too big to check before the job. Each file is checked once, however
- * the list is reordered; removed files are forgotten and their checks cancelled.
+ * the list is reordered; removed files are forgotten and their checks cancelled. A password given
+ * for an item (`passwords`, by id) checks it again, opened with it.
  */
-export function usePdfChecks(items: readonly Item[]): ReadonlyMap<string, PdfAnalysis> {
+export function usePdfChecks(
+  items: readonly Item[],
+  passwords: ReadonlyMap<string, string> = NO_PASSWORDS,
+): ReadonlyMap<string, PdfAnalysis> {
   const [results, setResults] = useState<ReadonlyMap<string, PdfAnalysis>>(new Map());
   const started = useRef(new Map<string, AbortController>());
+  /** The password each started check used. */
+  const triedWith = useRef(new Map<string, string | undefined>());
   const queue = useRef<Item[]>([]);
   const running = useRef(0);
 
   useEffect(() => {
     const present = new Set(items.map((item) => item.id));
     for (const [id, controller] of started.current) {
-      if (present.has(id)) continue;
+      if (present.has(id) && triedWith.current.get(id) === passwords.get(id)) continue;
       controller.abort();
       started.current.delete(id);
     }
@@ -41,6 +49,7 @@ export function usePdfChecks(items: readonly Item[]): ReadonlyMap<string, PdfAna
     const fresh = items.filter((item) => !started.current.has(item.id));
     for (const item of fresh) {
       started.current.set(item.id, new AbortController());
+      triedWith.current.set(item.id, passwords.get(item.id));
       if (item.file.size <= PRECHECK_MAX_BYTES) queue.current.push(item);
     }
     setResults((previous) => {
@@ -60,7 +69,7 @@ export function usePdfChecks(items: readonly Item[]): ReadonlyMap<string, PdfAna
         const settle = (value: PdfAnalysis) => {
           if (!controller.signal.aborted) setResults((previous) => new Map(previous).set(item.id, value));
         };
-        validatePdf(item.file, controller.signal)
+        validatePdf(item.file, controller.signal, passwords.get(item.id))
           .then(
             (answer) => settle({ state: "ready", pages: answer.total_pages, repaired: answer.repaired }),
             (error: unknown) => settle({ state: "error", error: toApiError(error) }),
@@ -72,7 +81,7 @@ export function usePdfChecks(items: readonly Item[]): ReadonlyMap<string, PdfAna
       }
     };
     pump();
-  }, [items]);
+  }, [items, passwords]);
 
   // Unmount: cancel whatever is still running (a remount, as in StrictMode, starts the checks again).
   useEffect(

@@ -33,6 +33,8 @@ interface SortableFileListProps<T extends ChosenFile> {
   detailOf?: ((item: T) => string | undefined) | undefined;
   /** What stands for the file in its row (a preview); by default a badge with its format. */
   renderThumbnail?: ((item: T) => ReactNode) | undefined;
+  /** What a row shows under its name and problem (e.g. a password field), if anything. */
+  renderFooter?: ((item: T) => ReactNode) | undefined;
   /** Extra class on the list of rows (e.g. a fixed-height scrolling area). */
   itemsClassName?: string | undefined;
   onChange: (items: T[]) => void;
@@ -46,6 +48,7 @@ export function SortableFileList<T extends ChosenFile>({
   problemOf,
   detailOf,
   renderThumbnail,
+  renderFooter,
   itemsClassName,
   onChange,
 }: SortableFileListProps<T>) {
@@ -133,6 +136,7 @@ export function SortableFileList<T extends ChosenFile>({
                 problem={problemOf?.(item)}
                 detail={detailOf?.(item)}
                 thumbnail={renderThumbnail?.(item)}
+                footer={renderFooter?.(item)}
                 onRemove={(id) => onChange(items.filter((other) => other.id !== id))}
               />
             ))}

@@ -17,6 +17,8 @@ interface SortableFileRowProps {
   detail?: string | undefined;
   /** What stands for the file (a preview); by default a badge with its format. */
   thumbnail?: ReactNode;
+  /** Shown under its name after the problem (e.g. the password a protected PDF asks for). */
+  footer?: ReactNode;
   onRemove: (id: string) => void;
 }
 
@@ -43,6 +45,7 @@ export function SortableFileRow({
   problem,
   detail,
   thumbnail,
+  footer,
   onRemove,
 }: SortableFileRowProps) {
   const { t, i18n } = useTranslation();
@@ -88,6 +91,7 @@ export function SortableFileRow({
             {problem}
           </span>
         ) : null}
+        {footer}
       </span>
       <span className="file-row__size">
         {formatFileSize(item.file.size, t, i18n.resolvedLanguage ?? "en")}

@@ -5,11 +5,13 @@ import { withCsrf } from "./csrf";
 /**
  * `POST /api/pdf/validate-pdf` (spec §7): the page count of one PDF, and whether the server had to
  * repair it. A refused PDF (encrypted, damaged, no pages…) rejects with the server's error code.
+ * `password` opens a protected PDF (PDF_WRONG_PASSWORD when it does not); it goes in the body.
  */
-export function validatePdf(file: File, signal?: AbortSignal): Promise<ValidatePdfResponse> {
+export function validatePdf(file: File, signal?: AbortSignal, password?: string): Promise<ValidatePdfResponse> {
   return withCsrf(async (headers) => {
     const body = new FormData();
     body.append("file", file, file.name);
+    if (password !== undefined && password !== "") body.append("password", password);
     let response: Response;
     try {
       response = await fetch(API_PATHS.validatePdf, {

@@ -1,0 +1,105 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import * as mupdf from "mupdf";
+import { afterAll, describe, expect, inject, it } from "vitest";
+import { parseToolOptions } from "../../contract/index.ts";
+import { protectPdf } from "../../tools/protect/protect-pdf.ts";
+import { pageText, pageTexts, pdfInput, textPdf } from "../container/fixtures.ts";
+import { chromiumPages, downloadBytes, translator } from "./page-helpers.ts";
+
+const siteUrl = inject("siteUrl");
+const newPage = chromiumPages();
+const dir = mkdtempSync(join(tmpdir(), "protect-e2e-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** qpdf's encryption report of `bytes` opened with `password`. */
+function qpdfEncryption(bytes: Uint8Array, password: string): string {
+  const path = join(dir, `${Math.random().toString(36).slice(2)}.pdf`);
+  writeFileSync(path, bytes);
+  const run = spawnSync("qpdf", [`--password=${password}`, "--show-encryption", path], { encoding: "utf8" });
+  return `${run.stdout}${run.stderr}`;
+}
+
+async function lockedPdf(label: string, pages: number, password: string): Promise<Uint8Array> {
+  const options = parseToolOptions("protect", { password });
+  if (!options.success) throw new Error(options.issues);
+  return (await protectPdf([pdfInput(`${label}.pdf`, textPdf(label, pages))], options.data, () => {})).bytes;
+}
+
+describe("Protect PDF in Hindi", () => {
+  it("asks for the password twice, shows its strength and the notes, and encrypts with AES-256", async () => {
+    const t = translator("hi");
+    const page = await newPage();
+    await page.goto(`${siteUrl}/hi/tools/protect`);
+    await page
+      .getByTestId("file-input")
+      .setInputFiles([
+        { name: "योजना.pdf", mimeType: "application/pdf", buffer: Buffer.from(textPdf("Plan", 2)) },
+      ]);
+    for (const note of ["encryption", "permissions", "signatures", "forget"]) {
+      expect(await page.getByText(t(`protect:notes.${note}`)).count(), note).toBe(1);
+    }
+    const password = "मेरा-गुप्त-पासवर्ड-२०२६";
+    const button = page.getByTestId("protect-button");
+    await page.getByTestId("password").fill(password);
+    await page.getByTestId("password-repeat").fill(`${password}x`);
+    expect(await page.getByText(t("protect:mismatch")).count()).toBe(1);
+    expect(await button.isDisabled()).toBe(true);
+    await page.getByTestId("password-repeat").fill(password);
+    expect(await page.getByTestId("password-strength").getAttribute("data-strength")).toBe("strong");
+    expect(await page.getByTestId("password-strength").textContent()).toContain(t("protect:strength.strong"));
+    await page.getByLabel(t("protect:permissions.allow_printing")).uncheck();
+    await expect.poll(() => button.isDisabled(), { timeout: 30_000 }).toBe(false);
+    await button.click();
+    await expect.poll(() => page.getByTestId("result-panel").isVisible(), { timeout: 60_000 }).toBe(true);
+    expect(await page.getByRole("heading", { name: t("protect:resultTitle") }).count()).toBe(1);
+
+    const file = await downloadBytes(page, () =>
+      page.getByRole("button", { name: t("result.download"), exact: true }).click(),
+    );
+    expect(file.name).toBe("योजना-protected.pdf");
+    const report = qpdfEncryption(file.bytes, password);
+    expect(report).toContain("R = 6");
+    expect(report).toContain("Supplied password is user password");
+    expect(report).toContain("print high resolution: not allowed");
+    expect(report).toContain("extract for any purpose: allowed");
+    await page.context().close();
+  });
+});
+
+describe("Unlock PDF in Tamil", () => {
+  it("names a wrong password, then unlocks with the right one", async () => {
+    const t = translator("ta");
+    const password = "இரகசியம்2026";
+    const locked = await lockedPdf("Report", 3, password);
+    const page = await newPage();
+    await page.goto(`${siteUrl}/ta/tools/unlock`);
+    await page
+      .getByTestId("file-input")
+      .setInputFiles([{ name: "report.pdf", mimeType: "application/pdf", buffer: Buffer.from(locked) }]);
+    const button = page.getByTestId("unlock-button");
+    expect(await button.isDisabled()).toBe(true);
+    await page.getByTestId("password").fill("இரகசியம்");
+    await button.click();
+    await expect
+      .poll(() => page.getByText(t("errors.codes.PDF_WRONG_PASSWORD"), { exact: false }).count(), {
+        timeout: 60_000,
+      })
+      .toBeGreaterThan(0);
+    // The file and the typed password stay for the correction.
+    expect(await page.getByTestId("chosen-pdf").textContent()).toContain("report.pdf");
+    await page.getByTestId("password").fill(password);
+    await button.click();
+    await expect.poll(() => page.getByTestId("result-panel").isVisible(), { timeout: 60_000 }).toBe(true);
+    const file = await downloadBytes(page, () =>
+      page.getByRole("button", { name: t("result.download"), exact: true }).click(),
+    );
+    expect(file.name).toBe("report-unlocked.pdf");
+    const doc = mupdf.PDFDocument.openDocument(file.bytes, "application/pdf") as mupdf.PDFDocument;
+    expect(doc.getTrailer().get("Encrypt").isNull()).toBe(true);
+    expect(pageTexts(doc)).toEqual([0, 1, 2].map((i) => pageText("Report", i)));
+    await page.context().close();
+  });
+});

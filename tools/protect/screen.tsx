@@ -1,0 +1,196 @@
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { ChosenPdf } from "../../client/src/components/pdf/chosen-pdf";
+import { PasswordInput } from "../../client/src/components/pdf/password-input";
+import { passwordStrength, utf8Length } from "../../client/src/components/pdf/password-strength";
+import { usePickedPdf } from "../../client/src/components/pdf/use-picked-pdf";
+import { FileDropzone } from "../../client/src/components/tool/file-dropzone";
+import { TaskActions } from "../../client/src/components/tool/task-actions";
+import { TaskResultPanel } from "../../client/src/components/tool/task-result-panel";
+import { ToolShell } from "../../client/src/components/tool/tool-shell";
+import { useToolTask } from "../../client/src/components/tool/use-tool-task";
+import { MAX_PASSWORD_BYTES } from "../../client/src/lib/contract";
+import { showApiError, showErrorMessage } from "../../client/src/lib/show-error";
+import tool from "./tool.ts";
+import "./protect.css";
+
+/** The permissions in the order shown; each one a `true`/`false` field of the API. */
+const PERMISSIONS = [
+  "allow_printing",
+  "allow_copying",
+  "allow_editing",
+  "allow_forms",
+  "allow_annotations",
+] as const;
+type Permission = (typeof PERMISSIONS)[number];
+
+const STRENGTH_STEPS = { weak: 1, fair: 2, good: 3, strong: 4 } as const;
+
+/**
+ * Protect PDF: one PDF, its password typed twice (strength shown), an optional owner password,
+ * the permissions (all allowed by default) and what protection does and does not do.
+ */
+export default function ProtectPage() {
+  const { t } = useTranslation([tool.id, "common"]);
+  const { t: shared } = useTranslation();
+  const { file, setFile, analysis } = usePickedPdf();
+  const [password, setPassword] = useState("");
+  const [repeat, setRepeat] = useState("");
+  const [owner, setOwner] = useState("");
+  const [visible, setVisible] = useState(false);
+  const [allowed, setAllowed] = useState<Record<Permission, boolean>>(
+    () => Object.fromEntries(PERMISSIONS.map((name) => [name, true])) as Record<Permission, boolean>,
+  );
+  const task = useToolTask(tool, (error) => showApiError(shared, shared("errors.conversionFailed"), error));
+  const { phase, busy } = task;
+
+  const pick = (next: File | null) => {
+    task.reset();
+    setFile(next);
+  };
+  const tooLong = (value: string) => (utf8Length(value) > MAX_PASSWORD_BYTES ? t("tooLong") : null);
+  const mismatch = repeat !== "" && repeat !== password ? t("mismatch") : null;
+  const ready =
+    password !== "" && repeat === password && tooLong(password) === null && tooLong(owner) === null;
+  const strength = password === "" ? null : passwordStrength(password);
+
+  const protect = () => {
+    if (file === null) {
+      showErrorMessage(shared, shared("errors.selectPdf"));
+      return;
+    }
+    const permissions = Object.fromEntries(PERMISSIONS.map((name) => [name, String(allowed[name])]));
+    void task.run([file], { password, ...(owner === "" ? {} : { owner_password: owner }), ...permissions });
+  };
+
+  if (phase.name === "done") {
+    const signatures = phase.result.facts.signatures_invalidated;
+    return (
+      <ToolShell toolId={tool.id}>
+        <TaskResultPanel
+          phase={phase}
+          title={t("resultTitle")}
+          anotherLabel={t("another")}
+          facts={[
+            { id: "encryption", label: t("facts.encryption"), value: "AES-256" },
+            ...(typeof signatures === "number" && signatures > 0
+              ? [{ id: "signatures", label: t("facts.signatures"), value: String(signatures) }]
+              : []),
+          ]}
+          deleteNow={task.deleteNow}
+          onDeleted={() => pick(null)}
+          onAnother={() => pick(null)}
+        />
+      </ToolShell>
+    );
+  }
+
+  return (
+    <ToolShell toolId={tool.id}>
+      <div className="protect">
+        <FileDropzone
+          limits={tool.input}
+          disabled={busy}
+          compact={file !== null}
+          onAccept={(files) => pick(files[0] ?? null)}
+        />
+        {file ? (
+          <ChosenPdf file={file} analysis={analysis} disabled={busy} onRemove={() => pick(null)} />
+        ) : null}
+        <div className="protect__passwords">
+          <PasswordInput
+            label={t("passwordLabel")}
+            hint={t("passwordHint")}
+            value={password}
+            onChange={setPassword}
+            visible={visible}
+            disabled={busy}
+            problem={tooLong(password)}
+            autoComplete="new-password"
+            testId="password"
+          />
+          {strength === null ? null : (
+            <div className="protect__strength" data-testid="password-strength" data-strength={strength}>
+              <meter
+                min={0}
+                max={4}
+                low={2}
+                high={3}
+                optimum={4}
+                value={STRENGTH_STEPS[strength]}
+                aria-label={t("strength.label")}
+              />
+              <span>
+                {t("strength.label")}: {t(`strength.${strength}`)}
+              </span>
+            </div>
+          )}
+          <PasswordInput
+            label={t("repeatLabel")}
+            value={repeat}
+            onChange={setRepeat}
+            visible={visible}
+            disabled={busy}
+            problem={mismatch}
+            autoComplete="new-password"
+            testId="password-repeat"
+          />
+          <label className="protect__show">
+            <input
+              type="checkbox"
+              checked={visible}
+              onChange={(event) => setVisible(event.currentTarget.checked)}
+            />
+            {t("show")}
+          </label>
+          <PasswordInput
+            label={t("ownerLabel")}
+            hint={t("ownerHint")}
+            value={owner}
+            onChange={setOwner}
+            visible={visible}
+            disabled={busy}
+            problem={tooLong(owner)}
+            autoComplete="new-password"
+            testId="owner-password"
+          />
+        </div>
+        <fieldset className="protect__permissions" disabled={busy} data-testid="permissions">
+          <legend>{t("permissionsLegend")}</legend>
+          {PERMISSIONS.map((name) => (
+            <label key={name} className="protect__permission">
+              <input
+                type="checkbox"
+                name={name}
+                checked={allowed[name]}
+                onChange={(event) => {
+                  const checked = event.currentTarget.checked;
+                  setAllowed((current) => ({ ...current, [name]: checked }));
+                }}
+              />
+              {t(`permissions.${name}`)}
+            </label>
+          ))}
+        </fieldset>
+        <section className="protect__notes" aria-labelledby="protect-notes" data-testid="protect-notes">
+          <h2 id="protect-notes">{t("notes.title")}</h2>
+          <ul>
+            <li>{t("notes.encryption")}</li>
+            <li>{t("notes.permissions")}</li>
+            <li>{t("notes.signatures")}</li>
+            <li>{t("notes.forget")}</li>
+          </ul>
+        </section>
+        <TaskActions
+          phase={phase}
+          busy={busy}
+          disabled={analysis.state !== "ready" || !ready}
+          label={t("protect")}
+          busyLabel={t("protecting")}
+          onStart={protect}
+          testId="protect-button"
+        />
+      </div>
+    </ToolShell>
+  );
+}
