@@ -36,7 +36,8 @@ function raisedLimitsConfig(): string {
     "simple = { limit = 1000000, period = $1 }",
   );
   if (raised === shipped) throw new Error("no [[ratelimits]] limit found in wrangler.toml");
-  const file = join(ROOT, ".bench-wrangler.toml");
+  // One per process: two benchmarks (or a benchmark and the wide-corpus test) may run at once.
+  const file = join(ROOT, `.bench-wrangler-${process.pid}.toml`);
   writeFileSync(file, raised);
   return file;
 }

@@ -44,6 +44,11 @@ export interface ImageInfo {
    * other than sRGB (icc-profile.ts).
    */
   readonly colourTransform: boolean;
+  /**
+   * Coded in a way only the container's decoder reads: lossless, hierarchical or arithmetic-coded
+   * JPEG (frame markers other than SOF0–2), which MozJPEG refuses.
+   */
+  readonly containerCodec?: boolean;
 }
 
 /** An embedded profile needs a transform unless it describes sRGB; an unreadable one does too. */
@@ -124,6 +129,7 @@ const APP13 = 0xed;
 
 function readJpeg(bytes: Uint8Array): ImageInfo {
   let size: { width: number; height: number } | undefined;
+  let frameMarker = 0;
   let components = 0;
   let orientation: Orientation | undefined;
   let metadata = false;
@@ -138,6 +144,7 @@ function readJpeg(bytes: Uint8Array): ImageInfo {
       // A zero height is deferred to a DNL marker, which common decoders do not support.
       if (width === 0 || height === 0) throw damaged("jpeg", `frame size ${width}×${height}`);
       size = { width, height };
+      frameMarker = marker;
       components = data[5] ?? 0;
     } else if (marker === APP1) {
       // EXIF ("Exif\0\0…") or XMP ("http://ns.adobe.com/xap/1.0/\0…").
@@ -160,6 +167,7 @@ function readJpeg(bytes: Uint8Array): ImageInfo {
     animated: false,
     metadata,
     colourTransform: components === 4 || needsTransform(jpegIccProfile(profileParts)),
+    containerCodec: frameMarker > 0xc2,
   };
 }
 
@@ -430,9 +438,13 @@ export function readImageSize(head: Uint8Array): { width: number; height: number
 
 /**
  * Whether the edge codecs convert this image exactly as the container does: they decode PNG, JPEG
- * and WebP, and have no colour engine (GIF, HEIC, AVIF, TIFF, BMP and images needing a colour
- * transform go to sharp).
+ * (Huffman-coded baseline, extended and progressive) and WebP, and have no colour engine (GIF,
+ * HEIC, AVIF, TIFF, BMP, other JPEG codings and images needing a colour transform go to sharp).
  */
 export function convertibleAtEdge(info: ImageInfo): boolean {
-  return (info.kind === "png" || info.kind === "jpeg" || info.kind === "webp") && !info.colourTransform;
+  return (
+    (info.kind === "png" || info.kind === "jpeg" || info.kind === "webp") &&
+    !info.colourTransform &&
+    info.containerCodec !== true
+  );
 }

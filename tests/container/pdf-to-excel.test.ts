@@ -341,6 +341,19 @@ describe("PDF to Excel", () => {
     expect(scan.code).toBe("PDF_NO_TEXT");
     expect(scan.context).toMatchObject({ file_index: 0 });
   });
+
+  it("keeps the text of a page written only sideways (rotated lines) on the text sheet", async () => {
+    const doc = new mupdf.PDFDocument();
+    const font = doc.addSimpleFont(new mupdf.Font("Helvetica"));
+    const resources = doc.addObject({ Font: { F1: font } });
+    const content =
+      "BT /F1 14 Tf 0 1 -1 0 300 100 Tm (Rotated label) Tj ET BT /F1 14 Tf 0 -1 1 0 100 700 Tm (Spine title) Tj ET";
+    doc.insertPage(-1, doc.addPage([0, 0, 595, 842], 0, resources, content));
+    const { workbook } = await convert(save(doc));
+    const text = workbook.worksheets.flatMap((ws) => values(ws).flat()).join(" ");
+    expect(text).toContain("Rotated label");
+    expect(text).toContain("Spine title");
+  });
 });
 
 describe.skipIf(!existsSync(corpus))("PDF to Excel on the corpus", () => {

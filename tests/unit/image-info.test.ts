@@ -244,6 +244,24 @@ describe("fitsEdgeBudget", () => {
     ).toBe(false);
     expect(fitsEdgeBudget("images-to-pdf", [input(png(ihdr(10, 10), idat))])).toBe(false);
   });
+
+  it("sends lossless, hierarchical and arithmetic-coded JPEGs to the container, whose decoder reads them", () => {
+    for (const sof of [0xc0, 0xc1, 0xc2]) {
+      expect(fitsEdgeBudget("jpg-to-png", [input(jpeg({ width: 227, height: 149, sof }), "jpeg")])).toBe(
+        true,
+      );
+    }
+    // SOF3 lossless (as libjpeg's testimgl.jpg), SOF5–7 hierarchical, SOF9–15 arithmetic.
+    for (const sof of [0xc3, 0xc5, 0xc6, 0xc7, 0xc9, 0xca, 0xcb, 0xcd, 0xce, 0xcf]) {
+      expect(readImageInfo(jpeg({ width: 227, height: 149, sof }))).toMatchObject({
+        width: 227,
+        height: 149,
+      });
+      expect(fitsEdgeBudget("jpg-to-png", [input(jpeg({ width: 227, height: 149, sof }), "jpeg")])).toBe(
+        false,
+      );
+    }
+  });
 });
 
 const corpusFiles = existsSync(CORPUS)

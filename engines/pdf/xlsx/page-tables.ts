@@ -6,7 +6,7 @@ import type * as mupdf from "mupdf";
 import { readPageText } from "../structured-text.ts";
 import { findBorderlessTables, textRows } from "./borderless-tables.ts";
 import { isDataValue } from "./cell-values.ts";
-import { lineWords } from "./page-words.ts";
+import { crossLineTexts, lineWords } from "./page-words.ts";
 import { findRuledTables } from "./ruled-tables.ts";
 import { headerRowCount, mergeHeaderDown, type Table } from "./table-model.ts";
 
@@ -32,6 +32,7 @@ export function tablesOfPage(page: mupdf.Page, pageNumber: number): PageTables {
       const rows = table.ruled ? table.rows : mergeHeaderDown(table.rows, headerRows);
       return { ...table, rows, headerRows };
     });
-  const text = textRows(borderless.rest).map((row) => row.phrases.map((phrase) => phrase.text).join("  "));
-  return { page: pageNumber, tables, text, hasText: words.length > 0 };
+  const across = textRows(borderless.rest).map((row) => row.phrases.map((phrase) => phrase.text).join("  "));
+  const text = [...across, ...crossLineTexts(content)];
+  return { page: pageNumber, tables, text, hasText: words.length > 0 || text.length > 0 };
 }

@@ -24,12 +24,31 @@ export interface Phrase extends Word {
 /** Word spaces measure 0.25–0.35 em, and up to ~0.6 em in justified prose; column gaps are wider. */
 const PHRASE_GAP = 0.75;
 
+/** Vertical (CJK vertical writing) and rotated lines are no part of a table's grid here. */
+const isAcross = (line: { wmode: number; dir: readonly [number, number] }) =>
+  line.wmode === 0 && Math.abs(line.dir[1]) <= 0.05 && line.dir[0] > 0;
+
+/**
+ * The text of the page's vertical and rotated lines, in reading order: kept with the page's
+ * other text, outside the tables.
+ */
+export function crossLineTexts(page: PageText): string[] {
+  return textLines(page)
+    .filter((line) => !isAcross(line))
+    .map((line) =>
+      line.spans
+        .map((span) => span.chars.map((char) => char.c).join(""))
+        .join("")
+        .trim(),
+    )
+    .filter((text) => text !== "");
+}
+
 /** The words of each horizontal text line of the page, left to right. */
 export function lineWords(page: PageText): Word[][] {
   const lines: Word[][] = [];
   for (const line of textLines(page)) {
-    // Vertical and rotated lines are no part of a table's grid here.
-    if (line.wmode !== 0 || Math.abs(line.dir[1]) > 0.05 || line.dir[0] <= 0) continue;
+    if (!isAcross(line)) continue;
     const words: Word[] = [];
     let text = "";
     let box: [number, number, number, number] | null = null;
