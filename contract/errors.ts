@@ -25,6 +25,7 @@ const table = {
   PDF_DAMAGED: { status: 422, transient: false },
   PDF_NO_PAGES: { status: 422, transient: false },
   TOO_MANY_PAGES: { status: 422, transient: false },
+  OUTPUT_TOO_LARGE: { status: 422, transient: false },
   PDF_NO_IMAGES: { status: 422, transient: false },
   PDF_NO_TEXT: { status: 422, transient: false },
   IMAGE_DAMAGED: { status: 422, transient: false },

@@ -44,6 +44,12 @@ export interface ToolInput {
   readonly maxTotalBytes: number;
   /** Images with more pixels (read from the header) are refused before anything decodes them. */
   readonly maxPixels?: number;
+  /**
+   * PDF pages one job takes, over all its files: more is refused with TOO_MANY_PAGES as soon as the
+   * converter has counted them, before the tool starts (a job that would only run out of memory or
+   * time holds a runner meanwhile).
+   */
+  readonly maxPages?: number;
 }
 
 /** Where a job runs. Edge jobs over `edgeBudget` run in the container instead. */
@@ -109,11 +115,12 @@ export const NOT_BUILT = { available: false, comingSoon: false, premium: false }
 /** Flags of a tool announced as coming soon (card dimmed and disabled). */
 export const COMING_SOON = { available: false, comingSoon: true, premium: false } as const;
 
-export const pdfInput = (maxFiles: number): ToolInput => ({
+export const pdfInput = (maxFiles: number, maxPages?: number): ToolInput => ({
   kinds: ["pdf"],
   maxFiles,
   maxFileBytes: 100 * MB,
   maxTotalBytes: 100 * MB,
+  ...(maxPages === undefined ? {} : { maxPages }),
 });
 
 /**

@@ -98,6 +98,7 @@ const JOB_ERRORS: readonly ErrorCode[] = [
   "PDF_DAMAGED",
   "PDF_NO_PAGES",
   "TOO_MANY_PAGES",
+  "OUTPUT_TOO_LARGE",
   "PDF_NO_IMAGES",
   "PDF_NO_TEXT",
   "IMAGE_DAMAGED",

@@ -5,6 +5,12 @@ import { AVAILABLE, CONTAINER, declareTool, options, pdfInput } from "../../cont
 export const MAX_PAGES_PER_PART = 100_000;
 
 /**
+ * Pages one split takes. Measured: every page of a 4,000-page PDF in 3.0 s at 171 MB; a
+ * 10,000-page file ran the runner out of memory after 7 s.
+ */
+export const MAX_SPLIT_PAGES = 5_000;
+
+/**
  * Split PDF: each comma-separated page range a part, every page a part, or parts of N pages. One
  * part is answered as a PDF, several as a ZIP (bookmarks, links and form fields of kept pages kept).
  */
@@ -14,7 +20,7 @@ export default declareTool({
   order: 2,
   icon: "split",
   ...AVAILABLE,
-  input: pdfInput(1),
+  input: pdfInput(1, MAX_SPLIT_PAGES),
   options: z.object({
     split_mode: z.enum(["ranges", "every-page", "every-n"]).default("ranges"),
     page_ranges: options.pageRanges(),
