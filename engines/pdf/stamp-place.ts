@@ -1,0 +1,128 @@
+/**
+ * Drawing form XObjects (text lines from stamp-text.ts, images) on existing pages, as the page is
+ * seen: positions are given on the displayed page (crop box, page rotation applied, origin top
+ * left, y down), so "bottom right" is where a reader sees it on a turned page too. The page's own
+ * content is wrapped in q/Q so whatever graphics state it leaves behind cannot move the stamps;
+ * stamps go over the content or, for a watermark under it, before it. The page gets resources of
+ * its own (a copy of those it used, possibly inherited or shared with other pages).
+ */
+import * as mupdf from "mupdf";
+
+/** The displayed page: its size in points and the matrix from display space to PDF space. */
+export interface PageFrame {
+  readonly width: number;
+  readonly height: number;
+  readonly toPdf: mupdf.Matrix;
+}
+
+export function pageFrame(doc: mupdf.PDFDocument, index: number): PageFrame {
+  const page = doc.loadPage(index);
+  try {
+    const [x0, y0, x1, y1] = page.getBounds();
+    return { width: x1 - x0, height: y1 - y0, toPdf: mupdf.Matrix.invert(page.getTransform()) };
+  } finally {
+    page.destroy();
+  }
+}
+
+/**
+ * The matrix that draws a form of box [0 0 width height] (PDF space, y up) with its centre at
+ * (x, y) of the displayed page, turned `degrees` anticlockwise as the reader sees it, scaled by
+ * `scale`.
+ */
+export function placeForm(
+  frame: PageFrame,
+  box: { readonly width: number; readonly height: number },
+  x: number,
+  y: number,
+  degrees: number,
+  scale = 1,
+): mupdf.Matrix {
+  let matrix: mupdf.Matrix = [1, 0, 0, -1, -box.width / 2, box.height / 2];
+  matrix = mupdf.Matrix.concat(matrix, mupdf.Matrix.scale(scale, scale));
+  matrix = mupdf.Matrix.concat(matrix, mupdf.Matrix.rotate(-degrees));
+  matrix = mupdf.Matrix.concat(matrix, mupdf.Matrix.translate(x, y));
+  return mupdf.Matrix.concat(matrix, frame.toPdf);
+}
+
+export interface Stamp {
+  readonly form: mupdf.PDFObject;
+  readonly matrix: mupdf.Matrix;
+}
+
+export interface StampOptions {
+  /** 0–1; 1 draws without a transparency group. */
+  readonly opacity: number;
+  /** Under the page's content instead of over it. */
+  readonly under: boolean;
+}
+
+const number = (value: number) => (Math.abs(value) < 1e-9 ? "0" : Number(value.toFixed(4)).toString());
+
+/** A resource name not yet used in `dictionary`. */
+function freeName(dictionary: mupdf.PDFObject, prefix: string): string {
+  for (let i = 1; ; i++) {
+    const name = `${prefix}${i}`;
+    if (!dictionary.isDictionary() || dictionary.get(name).isNull()) return name;
+  }
+}
+
+/** A shallow copy of `source` (a dictionary, or nothing) as a new direct dictionary. */
+function copyDictionary(doc: mupdf.PDFDocument, source: mupdf.PDFObject): mupdf.PDFObject {
+  const copy = doc.newDictionary();
+  if (source.isDictionary()) {
+    source.forEach((value, key) => {
+      copy.put(key, value);
+    });
+  }
+  return copy;
+}
+
+/** Draws `stamps` on page `index` of `doc`. */
+export function drawStamps(
+  doc: mupdf.PDFDocument,
+  index: number,
+  stamps: readonly Stamp[],
+  options: StampOptions,
+): void {
+  if (stamps.length === 0) return;
+  const page = doc.findPage(index);
+  const resources = copyDictionary(doc, page.getInheritable("Resources"));
+  const xobjects = copyDictionary(doc, resources.get("XObject"));
+  const states = copyDictionary(doc, resources.get("ExtGState"));
+  let state = "";
+  if (options.opacity < 1) {
+    state = freeName(states, "StampGS");
+    states.put(state, doc.newDictionary());
+    states.get(state).put("Type", doc.newName("ExtGState"));
+    states.get(state).put("ca", options.opacity);
+    states.get(state).put("CA", options.opacity);
+  }
+  const drawn: string[] = [];
+  const names = new Map<number, string>();
+  for (const stamp of stamps) {
+    const key = stamp.form.asIndirect();
+    let name = names.get(key);
+    if (name === undefined) {
+      name = freeName(xobjects, "Stamp");
+      xobjects.put(name, stamp.form);
+      names.set(key, name);
+    }
+    drawn.push(`q ${stamp.matrix.map(number).join(" ")} cm /${name} Do Q`);
+  }
+  resources.put("XObject", xobjects);
+  if (state !== "") resources.put("ExtGState", states);
+  page.put("Resources", resources);
+  const stampContent = `q ${state === "" ? "" : `/${state} gs `}\n${drawn.join("\n")}\nQ\n`;
+  const original = page.get("Contents");
+  const parts: mupdf.PDFObject[] = [];
+  if (original.isArray()) for (let i = 0; i < original.length; i++) parts.push(original.get(i));
+  else if (!original.isNull()) parts.push(original);
+  const stream = (text: string) => doc.addStream(text, {});
+  const contents = options.under
+    ? [stream(stampContent), stream("q\n"), ...parts, stream("\nQ\n")]
+    : [stream("q\n"), ...parts, stream(`\nQ\n${stampContent}`)];
+  const array = doc.newArray();
+  for (const part of contents) array.push(part);
+  page.put("Contents", array);
+}
