@@ -4,9 +4,10 @@ import { openPdfDocument } from "./open-pdf.ts";
 import { authenticate, decryptedBytes } from "./pdf-password.ts";
 
 /**
- * The passwords a job's options give its inputs, by position: `passwords[i]` when set, otherwise
- * `password` (tried on every encrypted input). Only the options the tool declares as opening its
- * inputs count (tool-kit `inputPassword`, `inputPasswords`).
+ * The passwords a job's options give its inputs, by position: the list's entry when set (tool-kit
+ * `inputPasswords`), otherwise the one password tried on every encrypted input (`inputPassword`,
+ * named `password`, or `input_password` where `password` is the one a tool sets). Only the
+ * options the tool declares as opening its inputs count.
  */
 export function inputPasswords(
   tool: ToolDeclaration,
@@ -14,9 +15,11 @@ export function inputPasswords(
   count: number,
 ): (string | undefined)[] {
   const names = new Set(inputPasswordNames(tool.options));
-  const values = options as Record<string, unknown>;
-  const shared = names.has("password") && typeof values.password === "string" ? values.password : undefined;
-  const list = names.has("passwords") && Array.isArray(values.passwords) ? values.passwords : [];
+  const opening = Object.entries(options)
+    .filter(([name]) => names.has(name))
+    .map(([, value]: [string, unknown]) => value);
+  const shared = opening.find((value): value is string => typeof value === "string");
+  const list = opening.find((value): value is unknown[] => Array.isArray(value)) ?? [];
   return Array.from({ length: count }, (_, index) => {
     const own: unknown = list[index];
     return typeof own === "string" && own !== "" ? own : shared;

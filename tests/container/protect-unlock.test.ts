@@ -123,6 +123,17 @@ describe("protect", () => {
     expect(facts.signatures_invalidated).toBe(1);
   });
 
+  it("protects a protected PDF anew when given its current password (input_password)", async () => {
+    const locked = (await protect(textPdf("Again", 2), { password: "old" })).bytes;
+    const options = protectOptions({ password: "new", input_password: "old" });
+    const inputs = unlockInputs([pdfInput("a.pdf", locked)], inputPasswords(protectTool, options, 1));
+    const { bytes } = await protectPdf(inputs, options, noProgress);
+    const doc = new mupdf.PDFDocument(bytes);
+    expect(doc.authenticatePassword("old")).toBe(0);
+    expect(doc.authenticatePassword("new")).toBe(2);
+    expect(qpdfEncryption(bytes, "new").text).toContain("R = 6");
+  });
+
   it("refuses a PDF that needs a password, and bad passwords as options", async () => {
     const locked = (await protect(textPdf("Locked", 1), { password: "old" })).bytes;
     expect((await engineFailure(protect(locked, { password: "new" }))).code).toBe("PDF_ENCRYPTED");
@@ -212,6 +223,7 @@ describe("protected inputs of the other PDF tools", () => {
 
   it("only the options a tool declares as opening its inputs are used for that", () => {
     expect(inputPasswords(protectTool, { password: "new" }, 1)).toEqual([undefined]);
+    expect(inputPasswords(protectTool, { password: "new", input_password: "old" }, 1)).toEqual(["old"]);
     expect(inputPasswords(mergeTool, { password: "p", passwords: ["", "q"] }, 3)).toEqual(["p", "q", "p"]);
   });
 });

@@ -69,6 +69,35 @@ describe("Protect PDF in Hindi", () => {
   });
 });
 
+describe("Protect PDF in English", () => {
+  it("opens a PDF protected already with its current password, then protects it with the new one", async () => {
+    const t = translator("en");
+    const page = await newPage();
+    await page.goto(`${siteUrl}/tools/protect`);
+    const old = await lockedPdf("Old", 1, "old secret");
+    await page
+      .getByTestId("file-input")
+      .setInputFiles([{ name: "old.pdf", mimeType: "application/pdf", buffer: Buffer.from(old) }]);
+    const prompt = page.getByTestId("pdf-password-prompt");
+    await expect.poll(() => prompt.isVisible(), { timeout: 60_000 }).toBe(true);
+    await page.getByTestId("pdf-password").fill("old secret");
+    await page.getByTestId("pdf-password-open").click();
+    await expect.poll(() => prompt.count(), { timeout: 60_000 }).toBe(0);
+    await page.getByTestId("password").fill("new secret");
+    await page.getByTestId("password-repeat").fill("new secret");
+    const button = page.getByTestId("protect-button");
+    await expect.poll(() => button.isDisabled(), { timeout: 30_000 }).toBe(false);
+    await button.click();
+    await expect.poll(() => page.getByTestId("result-panel").isVisible(), { timeout: 60_000 }).toBe(true);
+    const file = await downloadBytes(page, () =>
+      page.getByRole("button", { name: t("result.download"), exact: true }).click(),
+    );
+    expect(qpdfEncryption(file.bytes, "new secret")).toContain("Supplied password is user password");
+    expect(qpdfEncryption(file.bytes, "old secret")).toContain("Incorrect password supplied");
+    await page.context().close();
+  });
+});
+
 describe("Unlock PDF in Tamil", () => {
   it("names a wrong password, then unlocks with the right one", async () => {
     const t = translator("ta");

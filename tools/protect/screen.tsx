@@ -33,7 +33,14 @@ const STRENGTH_STEPS = { weak: 1, fair: 2, good: 3, strong: 4 } as const;
 export default function ProtectPage() {
   const { t } = useTranslation([tool.id, "common"]);
   const { t: shared } = useTranslation();
-  const { file, setFile, analysis } = usePickedPdf();
+  // A PDF protected already opens with its current password, then gets the new one.
+  const {
+    file,
+    setFile,
+    analysis,
+    setPassword: setInputPassword,
+    passwordFields,
+  } = usePickedPdf("input_password");
   const [password, setPassword] = useState("");
   const [repeat, setRepeat] = useState("");
   const [owner, setOwner] = useState("");
@@ -60,7 +67,8 @@ export default function ProtectPage() {
       return;
     }
     const permissions = Object.fromEntries(PERMISSIONS.map((name) => [name, String(allowed[name])]));
-    void task.run([file], { password, ...(owner === "" ? {} : { owner_password: owner }), ...permissions });
+    const ownerField: Record<string, string> = owner === "" ? {} : { owner_password: owner };
+    void task.run([file], { password, ...ownerField, ...permissions, ...passwordFields });
   };
 
   if (phase.name === "done") {
@@ -95,7 +103,13 @@ export default function ProtectPage() {
           onAccept={(files) => pick(files[0] ?? null)}
         />
         {file ? (
-          <ChosenPdf file={file} analysis={analysis} disabled={busy} onRemove={() => pick(null)} />
+          <ChosenPdf
+            file={file}
+            analysis={analysis}
+            disabled={busy}
+            onRemove={() => pick(null)}
+            onPassword={setInputPassword}
+          />
         ) : null}
         <div className="protect__passwords">
           <PasswordInput

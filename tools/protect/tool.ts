@@ -23,6 +23,8 @@ export default declareTool({
     allow_editing: options.flagOn(),
     allow_forms: options.flagOn(),
     allow_annotations: options.flagOn(),
+    /** The password of a PDF that is protected already: it is opened with it, then protected anew. */
+    input_password: options.inputPassword(),
   }),
   output: { kind: "pdf", suffix: "-protected" },
   engine: CONTAINER,

@@ -16,7 +16,7 @@ export interface PickedPdf {
   readonly describe: (error: ApiError) => string;
   /** Opens a protected PDF with the password the user typed (ChosenPdf's `onPassword`). */
   readonly setPassword: (password: string) => void;
-  /** The job's `password` field when the user gave one, else nothing. */
+  /** The job's password field (`field`) when the user gave one, else nothing. */
   readonly passwordFields: Readonly<Record<string, string>>;
 }
 
@@ -24,8 +24,9 @@ export interface PickedPdf {
  * The one PDF of a one-file PDF tool and its analysis: a PDF the server cannot open (damage, no
  * pages) is named in a toast as soon as it is found, before any job is uploaded. A protected one
  * asks for its password instead: with it, the analysis, the previews and the job open the file.
+ * `field` names the job's option that carries it (Protect's own `password` is the new one).
  */
-export function usePickedPdf(): PickedPdf {
+export function usePickedPdf(field: "password" | "input_password" = "password"): PickedPdf {
   const { t } = useTranslation();
   const [picked, setPicked] = useState<{ file: File | null; password?: string | undefined }>({ file: null });
   const { file, password } = picked;
@@ -50,6 +51,6 @@ export function usePickedPdf(): PickedPdf {
       if (file !== null) setPdfPassword(file, next);
       setPicked({ file, password: next });
     },
-    passwordFields: password === undefined ? {} : { password },
+    passwordFields: password === undefined ? {} : { [field]: password },
   };
 }
