@@ -6,7 +6,8 @@ import type * as mupdf from "mupdf";
  * catalog, pages and form XObjects, page thumbnails (/Thumb), which viewers draw themselves, and
  * the XMP metadata of single pages, images, forms and fonts (Photoshop and Illustrator embed
  * their whole edit history and a thumbnail there: 87 KB on a one-page file). Acrobat's optimiser
- * and Ghostscript drop all three. The document's own metadata (title, author, PDF/A claims) stays.
+ * and Ghostscript drop all three. The document's own metadata (title, author, PDF/A claims) stays;
+ * a print output intent goes unless the document claims PDF/A (see claimsPdfA).
  * Returns how many entries went.
  */
 export function removePrivateData(pdf: mupdf.PDFDocument): number {
@@ -37,7 +38,23 @@ export function removePrivateData(pdf: mupdf.PDFDocument): number {
     }
   }
   removed += slimDocumentMetadata(root.get("Metadata"));
+  if (!root.get("OutputIntents").isNull() && !claimsPdfA(root.get("Metadata"))) drop(root, "OutputIntents");
   return removed;
+}
+
+/**
+ * Whether the document's XMP says it conforms to PDF/A, which requires its output intent (the
+ * ICC profile of the device its colours are meant for). Other output intents (PDF/X print
+ * conditions, often a 600 KB CMYK profile) only serve a printing press, which a file resampled
+ * for the screen and office printers no longer suits: they go, as with Ghostscript's `/ebook`.
+ */
+function claimsPdfA(metadata: mupdf.PDFObject): boolean {
+  if (!metadata.isStream()) return false;
+  try {
+    return metadata.readStream().asString().includes("pdfaid:part");
+  } catch {
+    return true;
+  }
 }
 
 /**

@@ -392,6 +392,32 @@ describe("compressPdf", () => {
     expect(pageTexts(after)).toEqual(pageTexts(openPdf(input)));
   });
 
+  it("drops a print output intent and its profile, but keeps the one a PDF/A file needs", async () => {
+    const withIntent = (pdfA: boolean) => {
+      const doc = textPdfDocument("Intent", 1);
+      const profile = doc.addStream(photoPixels(120, 100), { N: 4 });
+      const intent = { Type: "OutputIntent", S: pdfA ? "GTS_PDFA1" : "GTS_PDFX", DestOutputProfile: profile };
+      const root = doc.getTrailer().get("Root");
+      root.put("OutputIntents", doc.newArray());
+      root.get("OutputIntents").push(doc.addObject(intent));
+      const claim = pdfA ? `<pdfaid:part>2</pdfaid:part>` : "";
+      const xmp = `<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:pdfaid="http://www.aiim.org/pdfa/ns/id/">${claim}</rdf:Description></rdf:RDF></x:xmpmeta>`;
+      root.put(
+        "Metadata",
+        doc.addRawStream(new TextEncoder().encode(xmp), { Type: "Metadata", Subtype: "XML" }),
+      );
+      return save(doc, "garbage=compact,compress,objstms");
+    };
+    const print = withIntent(false);
+    const printOut = await compress(print);
+    expect(printOut.bytes.length).toBeLessThan(print.length / 2);
+    expect(openPdf(printOut.bytes).getTrailer().get("Root", "OutputIntents").isNull()).toBe(true);
+    const archive = withIntent(true);
+    const archiveOut = await compress(archive);
+    const intents = openPdf(archiveOut.bytes).getTrailer().get("Root", "OutputIntents");
+    expect(intents.get(0, "DestOutputProfile").readStream().getLength()).toBe(120 * 100 * 3);
+  });
+
   it("makes smaller files at lower levels", async () => {
     const sizes = [];
     for (const level of ["high", "medium", "low"] as const)
