@@ -1,19 +1,28 @@
 /**
  * Compress PDF benchmark: our engine (engines/pdf/compress.ts) at low / medium / high against
- * Ghostscript `-dPDFSETTINGS=/ebook` and qpdf `--object-streams=generate --recompress-flate`, on
- * every PDF of ../shared/corpus/pdf, in one run. Per file: out/in of each (Ghostscript and qpdf
- * keep the original when they grow a file or fail, as a user would); page-1 SSIM at 100 dpi
- * against the original (rendered with MuPDF); form fields before and after. Aggregates: mean of
- * the per-file ratios and total out / total in, lowest SSIM, files made larger (ours must be
- * 0: it returns the original instead), form fields lost, and seconds per MB against Ghostscript.
+ * Ghostscript `-dPDFSETTINGS=/ebook` and qpdf `--object-streams=generate --recompress-flate`, in one
+ * run, on two sets side by side: every PDF of ../shared/corpus/pdf ("corpus") and every PDF over
+ * 100 KB of ../shared/corpus-wide/pdf ("wide", files from other producers nobody tuned on).
+ * Per file: out/in of each (Ghostscript and qpdf keep the original when they grow a file, fail or
+ * give an invalid output, as a user would); page-1 SSIM at 100 dpi against the original (rendered
+ * with MuPDF); form fields before and after; ours at medium / Ghostscript. Ghostscript's output
+ * counts as valid when `qpdf --check` passes, the page count is the same, page 1 is alike (SSIM ≥
+ * 0.95) and no form field is lost: the bar ours is held to.
+ * Aggregates per set and over both: mean of the per-file ratios and total out / total in, lowest
+ * SSIM, files made larger (ours must be 0: it returns the original instead), form fields lost,
+ * seconds per MB; for ours at medium also files whose text (every page), links or outline changed.
+ * Goal (issue 24): over both sets, ours medium total out/in ≤ 0.9 × Ghostscript's, no file over
+ * 1.25 × Ghostscript's size where Ghostscript's output is valid; the worst files are listed.
  * Files our engine refuses (password-protected, unreadable) count as kept at 1.0 and are listed.
- * Run: `npm run bench:compress-pdf` (installs ghostscript and qpdf with apt when missing).
+ * Run: `npm run bench:compress-pdf [-- --sample N --seed S --set corpus|wide]` (a seeded sample of
+ * N files per set; installs ghostscript and qpdf with apt when missing).
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 import * as mupdf from "mupdf";
 import { AppError } from "../contract/index.ts";
 import { compressPdf } from "../engines/pdf/compress.ts";
@@ -22,10 +31,23 @@ import { ssim } from "../tests/support/ssim.ts";
 
 mupdf.setLog({ warning: () => {}, error: () => {} });
 
-const corpus = fileURLToPath(new URL("../../shared/corpus/pdf/", import.meta.url));
+const SETS = [
+  { name: "corpus", dir: fileURLToPath(new URL("../../shared/corpus/pdf/", import.meta.url)), minBytes: 0 },
+  {
+    name: "wide",
+    dir: fileURLToPath(new URL("../../shared/corpus-wide/pdf/", import.meta.url)),
+    minBytes: 100 * 1024,
+  },
+] as const;
 const LEVELS = Object.keys(COMPRESSION_LEVELS) as CompressionLevelName[];
 const GS_TIMEOUT_MS = 300_000;
 const RENDER_DPI = 100;
+/** The bar an output must meet on page 1 (ours, and Ghostscript's to count as valid). */
+const MIN_SSIM = 0.95;
+/** Goals: total out/in against Ghostscript's, and the largest any one file may be against it. */
+const GOAL_TOTAL = 0.9;
+const GOAL_FILE = 1.25;
+const WORST_SHOWN = 12;
 
 function ensureTool(command: string, aptPackage: string): boolean {
   if (spawnSync("which", [command]).status === 0) return true;
@@ -43,6 +65,8 @@ interface Run {
   readonly ssim: number;
   readonly fields: number;
   readonly note: string;
+  /** Ours: the bytes returned. */
+  readonly output: Uint8Array;
 }
 
 function openOrNull(bytes: Uint8Array): mupdf.PDFDocument | null {
@@ -112,22 +136,39 @@ function external(
   // qpdf exits 3 when it succeeded with warnings.
   const ok = (result.status === 0 || result.status === 3) && existsSync(outPath);
   const out = ok ? new Uint8Array(readFileSync(outPath)) : null;
+  const checked =
+    ok && [0, 3].includes(spawnSync("qpdf", ["--check", outPath], { stdio: "ignore" }).status ?? 2);
   rmSync(outPath, { force: true });
   const fields = formFields(input);
-  if (out === null || openOrNull(out) === null) {
-    const note = result.error ? "timeout" : "failed";
-    return { bytes: input.length, grew: false, ms, ssim: 1, fields, note };
-  }
-  if (out.length >= input.length)
-    return { bytes: input.length, grew: true, ms, ssim: 1, fields, note: "grew" };
-  return {
+  const kept = (note: string, grew = false): Run => ({
+    bytes: input.length,
+    grew,
+    ms,
+    ssim: 1,
+    fields,
+    note,
+    output: input,
+  });
+  const pages = (bytes: Uint8Array) => {
+    const pdf = openOrNull(bytes);
+    const count = pdf?.countPages() ?? -1;
+    pdf?.destroy();
+    return count;
+  };
+  if (out === null || pages(out) < 0) return kept(result.error ? "timeout" : "failed");
+  if (out.length >= input.length) return kept("grew", true);
+  const run = {
     bytes: out.length,
     grew: false,
     ms,
     ssim: similarity(original, out),
     fields: formFields(out),
     note: "",
+    output: out,
   };
+  // An output a user could not use in place of the original: they keep the original.
+  const valid = checked && pages(out) === pages(input) && !(run.ssim < MIN_SSIM) && run.fields >= fields;
+  return valid ? run : { ...kept("invalid"), ssim: run.ssim, fields: run.fields };
 }
 
 async function ours(
@@ -151,6 +192,7 @@ async function ours(
       ssim: kept ? 1 : similarity(original, result.bytes),
       fields: formFields(result.bytes),
       note: kept ? "kept" : "",
+      output: result.bytes,
     };
   } catch (error) {
     const code = error instanceof AppError ? error.code : "ERROR";
@@ -161,123 +203,243 @@ async function ours(
       ssim: 1,
       fields: formFields(input),
       note: code,
+      output: input,
     };
   }
+}
+
+/** What a reader uses besides the pixels: text of every page, links, outline entries. */
+function content(bytes: Uint8Array): { text: string[]; links: number; outline: number } | null {
+  const pdf = openOrNull(bytes);
+  if (pdf === null) return null;
+  try {
+    const text: string[] = [];
+    let links = 0;
+    for (let index = 0; index < pdf.countPages(); index++) {
+      const page = pdf.loadPage(index);
+      text.push(page.toStructuredText("preserve-whitespace").asText().replace(/\s+/g, " ").trim());
+      links += page.getLinks().length;
+      page.destroy();
+    }
+    type Item = NonNullable<ReturnType<mupdf.PDFDocument["loadOutline"]>>[number];
+    const count = (items: readonly Item[]): number =>
+      items.reduce((total, item) => total + 1 + count(item.down ?? []), 0);
+    return { text, links, outline: count(pdf.loadOutline() ?? []) };
+  } catch {
+    return null;
+  } finally {
+    pdf.destroy();
+  }
+}
+
+/** What of the reader's content an output lost: "" when text, links and outline are the same. */
+function contentChange(input: Uint8Array, output: Uint8Array): string {
+  const [before, after] = [content(input), content(output)];
+  if (before === null || after === null) return "";
+  const changes: string[] = [];
+  const pages = before.text.filter((text, index) => text !== after.text[index]).length;
+  if (pages > 0) changes.push(`text of ${pages} page(s)`);
+  if (after.links !== before.links) changes.push(`links ${before.links}→${after.links}`);
+  if (after.outline !== before.outline) changes.push(`outline ${before.outline}→${after.outline}`);
+  return changes.join(", ");
+}
+
+/** A seeded shuffle (mulberry32), so a sample is the same on every run with the same seed. */
+function seededSample<T>(items: readonly T[], size: number, seed: number): T[] {
+  let state = seed >>> 0;
+  const random = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const shuffled = [...items];
+  for (let i = shuffled.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [shuffled[i], shuffled[j]] = [shuffled[j] as T, shuffled[i] as T];
+  }
+  return shuffled.slice(0, size);
 }
 
 const pad = (value: string, width: number) => value.padStart(width);
 const ratio = (out: number, input: number) => (out / input).toFixed(3);
 
+interface FileResult {
+  readonly set: string;
+  readonly name: string;
+  readonly input: number;
+  readonly fieldsIn: number;
+  readonly runs: Map<string, Run>;
+  /** Ours at medium: what of text, links and outline changed ("" when nothing). */
+  readonly changed: string;
+  readonly refused: boolean;
+}
+
+const GS_ARGS = ["-sDEVICE=pdfwrite", "-dPDFSETTINGS=/ebook", "-dNOPAUSE", "-dBATCH", "-dQUIET", "-dSAFER"];
+
+async function measure(
+  set: string,
+  path: string,
+  names: readonly string[],
+  tools: { gs: boolean; qpdf: boolean },
+  work: string,
+) {
+  const input = new Uint8Array(readFileSync(path));
+  const original = renderFirstPage(input);
+  const runs = new Map<string, Run>();
+  let changed = "";
+  for (const level of LEVELS) {
+    const run = await ours(level, input, original);
+    runs.set(`ours ${level}`, run);
+    if (level === "medium" && run.note === "") changed = contentChange(input, run.output);
+  }
+  const outPath = join(work, "out.pdf");
+  if (tools.gs)
+    runs.set(
+      "gs ebook",
+      external("gs", [...GS_ARGS, `-sOutputFile=${outPath}`, path], input, outPath, original),
+    );
+  if (tools.qpdf) {
+    const qpdfArgs = ["--object-streams=generate", "--recompress-flate", path, outPath];
+    runs.set("qpdf", external("qpdf", qpdfArgs, input, outPath, original));
+  }
+  const medium = runs.get("ours medium");
+  const refused = medium !== undefined && medium.note !== "" && medium.note !== "kept";
+  const result: FileResult = {
+    set,
+    name: path.split("/").at(-1) ?? path,
+    input: input.length,
+    fieldsIn: formFields(input),
+    runs,
+    changed,
+    refused,
+  };
+  const cells = names.map((tool) => {
+    const run = runs.get(tool);
+    return pad(run ? `${ratio(run.bytes, input.length)}${run.note ? "*" : ""}` : "-", 13);
+  });
+  const ssims = [...LEVELS.map((level) => runs.get(`ours ${level}`)), runs.get("gs ebook")]
+    .map((run) => (run ? run.ssim.toFixed(3) : "-"))
+    .join("/");
+  const gs = runs.get("gs ebook");
+  const versus = gs && medium ? (medium.bytes / gs.bytes).toFixed(2) : "-";
+  const fields = `${result.fieldsIn}→${medium?.fields ?? "-"}/${gs?.fields ?? "-"}`;
+  console.log(
+    `${result.name.slice(0, 35).padEnd(36)}${pad((input.length / 1024).toFixed(0), 8)}${cells.join("")}${pad(versus, 8)}   ${ssims}   ${fields}${changed ? `   CHANGED: ${changed}` : ""}`,
+  );
+  return result;
+}
+
+function summarise(label: string, results: readonly FileResult[], names: readonly string[]) {
+  const totalIn = results.reduce((sum, file) => sum + file.input, 0);
+  if (results.length === 0 || totalIn === 0) return;
+  const mb = totalIn / 1024 / 1024;
+  console.log(`\n${label}: ${results.length} files, ${mb.toFixed(1)} MB`);
+  console.log(
+    `${"tool".padEnd(14)}${pad("mean out/in", 12)}${pad("total out/in", 13)}${pad("min SSIM", 10)}${pad("larger", 8)}${pad("fields lost", 12)}${pad("s/MB", 8)}`,
+  );
+  for (const tool of names) {
+    const runs = results.map((file) => ({ file, run: file.runs.get(tool) }));
+    if (runs.some(({ run }) => run === undefined)) continue;
+    let out = 0;
+    let ratios = 0;
+    let minSsim = 1;
+    let larger = 0;
+    let fieldsLost = 0;
+    let ms = 0;
+    for (const { file, run } of runs) {
+      if (run === undefined) continue;
+      out += run.bytes;
+      ratios += run.bytes / file.input;
+      if (!Number.isNaN(run.ssim)) minSsim = Math.min(minSsim, run.ssim);
+      if (run.grew) larger++;
+      fieldsLost += Math.max(0, file.fieldsIn - run.fields);
+      ms += run.ms;
+    }
+    console.log(
+      `${tool.padEnd(14)}${pad((ratios / results.length).toFixed(3), 12)}${pad(ratio(out, totalIn), 13)}${pad(minSsim.toFixed(3), 10)}${pad(String(larger), 8)}${pad(String(fieldsLost), 12)}${pad((ms / 1000 / mb).toFixed(3), 8)}`,
+    );
+  }
+  const total = (tool: string) => results.reduce((sum, file) => sum + (file.runs.get(tool)?.bytes ?? 0), 0);
+  if (results.every((file) => file.runs.has("gs ebook"))) {
+    const versus = total("ours medium") / total("gs ebook");
+    const over = results.filter((file) => {
+      const gs = file.runs.get("gs ebook");
+      const medium = file.runs.get("ours medium");
+      return gs && medium && gs.note === "" && medium.bytes > gs.bytes * GOAL_FILE;
+    });
+    console.log(
+      `ours medium / gs ebook, total: ${versus.toFixed(3)} (goal ≤ ${GOAL_TOTAL}: ${versus <= GOAL_TOTAL ? "met" : "NOT met"}); files over ${GOAL_FILE}× a valid gs output: ${over.length}`,
+    );
+  }
+  const changed = results.filter((file) => file.changed !== "");
+  console.log(
+    `ours medium changed text, links or outline: ${changed.length ? changed.map((file) => `${file.name} (${file.changed})`).join(", ") : "none"}`,
+  );
+}
+
 async function main() {
-  if (!existsSync(corpus)) {
-    console.log(`No corpus at ${corpus}: nothing to measure.`);
+  const { values } = parseArgs({
+    options: { sample: { type: "string" }, seed: { type: "string", default: "1" }, set: { type: "string" } },
+  });
+  const sets = SETS.filter(
+    (set) => existsSync(set.dir) && (values.set === undefined || values.set === set.name),
+  );
+  if (sets.length === 0) {
+    console.log("No corpus found: nothing to measure.");
     return;
   }
-  const hasGs = ensureTool("gs", "ghostscript");
-  const hasQpdf = ensureTool("qpdf", "qpdf");
+  const tools = { gs: ensureTool("gs", "ghostscript"), qpdf: ensureTool("qpdf", "qpdf") };
   const work = mkdtempSync(join(tmpdir(), "bench-compress-"));
-  const files = readdirSync(corpus)
-    .filter((name) => name.endsWith(".pdf"))
-    .sort();
   const names = [...LEVELS.map((level) => `ours ${level}`), "gs ebook", "qpdf"];
-  const totals = new Map(
-    names.map((name) => [name, { out: 0, ratios: 0, minSsim: 1, larger: 0, fieldsLost: 0, ms: 0 }]),
-  );
-  // The same over the files our engine opens (no output exists for the ones it refuses).
-  const opened = new Map(names.map((name) => [name, { out: 0, ratios: 0 }]));
-  let totalIn = 0;
-  let openedIn = 0;
-  let openedFiles = 0;
-  const refused: string[] = [];
-  console.log(
-    `${"file".padEnd(36)}${pad("KB", 8)}${names.map((name) => pad(name, 13)).join("")}   SSIM low/med/high/gs   fields in→med/gs`,
-  );
-  for (const name of files) {
-    const input = new Uint8Array(readFileSync(join(corpus, name)));
-    const original = renderFirstPage(input);
-    const runs = new Map<string, Run>();
-    for (const level of LEVELS) runs.set(`ours ${level}`, await ours(level, input, original));
-    const outPath = join(work, "out.pdf");
-    if (hasGs) {
-      const gsArgs = [
-        "-sDEVICE=pdfwrite",
-        "-dPDFSETTINGS=/ebook",
-        "-dNOPAUSE",
-        "-dBATCH",
-        "-dQUIET",
-        "-dSAFER",
-      ];
-      runs.set(
-        "gs ebook",
-        external("gs", [...gsArgs, `-sOutputFile=${outPath}`, join(corpus, name)], input, outPath, original),
-      );
-    }
-    if (hasQpdf) {
-      const qpdfArgs = ["--object-streams=generate", "--recompress-flate", join(corpus, name), outPath];
-      runs.set("qpdf", external("qpdf", qpdfArgs, input, outPath, original));
-    }
-    const medium = runs.get("ours medium");
-    const isRefused = medium !== undefined && medium.note !== "" && medium.note !== "kept";
-    if (isRefused) refused.push(`${name} (${medium.note})`);
-    if (!isRefused) {
-      openedIn += input.length;
-      openedFiles++;
-      for (const [tool, run] of runs) {
-        const total = opened.get(tool);
-        if (!total) continue;
-        total.out += run.bytes;
-        total.ratios += run.bytes / input.length;
-      }
-    }
-    totalIn += input.length;
-    const fieldsIn = formFields(input);
-    for (const [tool, run] of runs) {
-      const total = totals.get(tool);
-      if (!total) continue;
-      total.out += run.bytes;
-      total.ratios += run.bytes / input.length;
-      if (!Number.isNaN(run.ssim)) total.minSsim = Math.min(total.minSsim, run.ssim);
-      if (run.grew) total.larger++;
-      total.fieldsLost += Math.max(0, fieldsIn - run.fields);
-      total.ms += run.ms;
-    }
-    const cells = names.map((tool) => {
-      const run = runs.get(tool);
-      return pad(run ? `${ratio(run.bytes, input.length)}${run.note ? "*" : ""}` : "-", 13);
-    });
-    const ssims = [...LEVELS.map((level) => runs.get(`ours ${level}`)), runs.get("gs ebook")]
-      .map((run) => (run ? run.ssim.toFixed(3) : "-"))
-      .join("/");
-    const fields = `${fieldsIn}→${medium?.fields ?? "-"}/${runs.get("gs ebook")?.fields ?? "-"}`;
+  const results: FileResult[] = [];
+  for (const set of sets) {
+    let files = readdirSync(set.dir)
+      .filter((name) => name.endsWith(".pdf") && statSync(join(set.dir, name)).size > set.minBytes)
+      .sort();
+    if (values.sample !== undefined)
+      files = seededSample(files, Number(values.sample), Number(values.seed)).sort();
     console.log(
-      `${name.slice(0, 35).padEnd(36)}${pad((input.length / 1024).toFixed(0), 8)}${cells.join("")}   ${ssims}   ${fields}`,
+      `\n== ${set.name}: ${set.dir} (${files.length} files${set.minBytes ? ` over ${set.minBytes / 1024} KB` : ""})`,
     );
+    console.log(
+      `${"file".padEnd(36)}${pad("KB", 8)}${names.map((name) => pad(name, 13)).join("")}${pad("med/gs", 8)}   SSIM low/med/high/gs   fields in→med/gs`,
+    );
+    for (const name of files) results.push(await measure(set.name, join(set.dir, name), names, tools, work));
   }
   rmSync(work, { recursive: true, force: true });
-  const mb = totalIn / 1024 / 1024;
-  console.log("\n* kept the original (ours: already optimised or refused; gs/qpdf: grew or failed)");
   console.log(
-    `${"aggregate".padEnd(14)}${pad("mean out/in", 12)}${pad("total out/in", 13)}${pad("min SSIM", 10)}${pad("larger", 8)}${pad("fields lost", 12)}${pad("s/MB", 8)}`,
+    "\n* kept the original (ours: already optimised or refused; gs/qpdf: grew, failed, or invalid: qpdf --check fails, pages differ, page-1 SSIM < 0.95 or form fields lost)",
   );
-  for (const [tool, total] of totals) {
-    if (total.ms === 0) continue;
+  for (const set of sets)
+    summarise(
+      set.name,
+      results.filter((file) => file.set === set.name),
+      names,
+    );
+  if (sets.length > 1) summarise("both sets", results, names);
+  const opened = results.filter((file) => !file.refused);
+  if (opened.length < results.length) summarise("both sets, files ours opens", opened, names);
+  const versus = results
+    .map((file) => ({ file, gs: file.runs.get("gs ebook"), medium: file.runs.get("ours medium") }))
+    .filter(({ gs, medium }) => gs !== undefined && medium !== undefined && gs.note === "")
+    .map(({ file, gs, medium }) => ({ file, value: (medium?.bytes ?? 0) / (gs?.bytes ?? 1) }))
+    .sort((a, b) => b.value - a.value)
+    .slice(0, WORST_SHOWN);
+  console.log(`\nworst ours medium / gs ebook (valid gs output):`);
+  for (const { file, value } of versus) {
+    const [medium, gs] = [file.runs.get("ours medium"), file.runs.get("gs ebook")];
     console.log(
-      `${tool.padEnd(14)}${pad((total.ratios / files.length).toFixed(3), 12)}${pad(ratio(total.out, totalIn), 13)}${pad(total.minSsim.toFixed(3), 10)}${pad(String(total.larger), 8)}${pad(String(total.fieldsLost), 12)}${pad((total.ms / 1000 / mb).toFixed(3), 8)}`,
+      `  ${value.toFixed(2)}  ${file.set}/${file.name}  ${(file.input / 1024).toFixed(0)} KB → ours ${((medium?.bytes ?? 0) / 1024).toFixed(0)} KB, gs ${((gs?.bytes ?? 0) / 1024).toFixed(0)} KB`,
     );
   }
-  console.log(`\nover the ${openedFiles} files ours opens:`);
-  for (const [tool, total] of opened) {
-    if ((totals.get(tool)?.ms ?? 0) === 0) continue;
-    console.log(
-      `${tool.padEnd(14)}${pad((total.ratios / openedFiles).toFixed(3), 12)}${pad(ratio(total.out, openedIn), 13)}`,
-    );
-  }
-  const gs = totals.get("gs ebook");
-  const medium = totals.get("ours medium");
-  if (gs && medium && gs.ms > 0)
-    console.log(`\ntime ours medium / gs ebook: ${(medium.ms / gs.ms).toFixed(2)}×`);
+  const gs = results.reduce((sum, file) => sum + (file.runs.get("gs ebook")?.ms ?? 0), 0);
+  const medium = results.reduce((sum, file) => sum + (file.runs.get("ours medium")?.ms ?? 0), 0);
+  if (gs > 0) console.log(`\ntime ours medium / gs ebook: ${(medium / gs).toFixed(2)}×`);
+  const refused = results.filter((file) => file.refused);
   console.log(
-    `${files.length} files, ${mb.toFixed(1)} MB; refused by ours: ${refused.length ? refused.join(", ") : "none"}`,
+    `refused by ours: ${refused.length ? refused.map((file) => `${file.set}/${file.name} (${file.runs.get("ours medium")?.note})`).join(", ") : "none"}`,
   );
 }
 

@@ -30,8 +30,26 @@ export class ImageUse {
     }
   }
 
-  /** Runs every page (contents and annotations) and records how large each image is drawn. */
+  /**
+   * Runs every page (contents and annotations) and records how large each image is drawn. Layers
+   * (optional content) hidden on screen are shown for the run: a print-only or switched-off layer's
+   * images are sized where that layer draws them, as a printer or a reader turning it on would.
+   */
   scan(onPage: (index: number, count: number) => void): void {
+    const hidden: number[] = [];
+    try {
+      for (let layer = 0; layer < this.pdf.countLayers(); layer++) {
+        if (this.pdf.isLayerVisible(layer)) continue;
+        this.pdf.setLayerVisible(layer, true);
+        hidden.push(layer);
+      }
+      this.run(onPage);
+    } finally {
+      for (const layer of hidden) this.pdf.setLayerVisible(layer, false);
+    }
+  }
+
+  private run(onPage: (index: number, count: number) => void): void {
     const record = (image: mupdf.Image, ctm: mupdf.Matrix) => {
       const num = this.byPointer.get(Number(image.pointer));
       if (num === undefined) return;

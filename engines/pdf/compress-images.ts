@@ -34,17 +34,19 @@ export interface ImageReport {
 /**
  * Recompresses the images of a document in place: each image drawn at more than the level's
  * resolution is resampled to it, colour and grey photos are re-encoded with MozJPEG, drawings
- * (few colours) stay lossless (Flate). Bilevel images, stencil and soft masks, colour-key masked
- * images, images with alpha inside the codestream and colour spaces a JPEG cannot carry exactly
- * (Indexed, Lab, Separation, DeviceN) are left as they are; CMYK photos become RGB as MuPDF renders
- * them. A stream is replaced only when the new one is clearly smaller.
+ * (few colours) stay lossless (Flate). A soft mask (8-bit alpha) is resampled to the resolution its
+ * image is drawn at and stays lossless. Bilevel images, stencil masks, colour-key masked images and
+ * images with alpha inside the codestream are left as they are. Colour spaces other than grey and
+ * RGB (CMYK, Lab, Indexed, Separation, DeviceN) become RGB as MuPDF renders them, as Ghostscript's
+ * `/ebook` does (spot colours and overprint only matter on a printing press). A stream is replaced
+ * only when the new one is clearly smaller.
  */
 export async function recompressImages(
   pdf: mupdf.PDFDocument,
   level: CompressionLevel,
   progress: (share: number) => void,
 ): Promise<ImageReport> {
-  const { images, masks } = findImages(pdf);
+  const { images, masks, softMasks } = findImages(pdf);
   const candidates = images.filter((num) => !masks.has(num));
   const report = { recompressed: 0, downsampled: 0, bytesBefore: 0, bytesAfter: 0 };
   if (candidates.length === 0) {
@@ -58,23 +60,52 @@ export async function recompressImages(
   } finally {
     use.release();
   }
-  for (const [index, num] of candidates.entries()) {
-    const result = await recompressImage(pdf, num, level, use.dpiOf(num));
+  // A soft mask is drawn where its image is: it takes the resolution its image is drawn at,
+  // scaled by its own width (a mask may have other dimensions than its image).
+  const maskDpi = new Map<number, number>();
+  for (const [mask, owners] of softMasks) {
+    for (const owner of owners) {
+      const dpi = use.dpiOf(owner);
+      if (dpi === undefined) continue;
+      const scaled = dpi * widthRatio(pdf, mask, owner);
+      maskDpi.set(mask, Math.min(maskDpi.get(mask) ?? scaled, scaled));
+    }
+  }
+  const work = [...candidates, ...maskDpi.keys()];
+  for (const [index, num] of work.entries()) {
+    const isMask = maskDpi.has(num);
+    const result = await recompressImage(pdf, num, level, isMask ? maskDpi.get(num) : use.dpiOf(num), isMask);
     if (result !== null) {
       report.recompressed++;
       if (result.downsampled) report.downsampled++;
       report.bytesBefore += result.before;
       report.bytesAfter += result.after;
     }
-    progress(0.3 + (0.7 * (index + 1)) / candidates.length);
+    progress(0.3 + (0.7 * (index + 1)) / work.length);
   }
   return report;
 }
 
-/** Image XObjects of the document, and the images used as another image's mask. */
-function findImages(pdf: mupdf.PDFDocument): { images: number[]; masks: Set<number> } {
+/** How many times wider `mask` is than `owner` (1 when either width is unreadable). */
+function widthRatio(pdf: mupdf.PDFDocument, mask: number, owner: number): number {
+  const maskWidth = pdf.newIndirect(mask).get("Width");
+  const ownerWidth = pdf.newIndirect(owner).get("Width");
+  if (!maskWidth.isNumber() || !ownerWidth.isNumber() || ownerWidth.asNumber() <= 0) return 1;
+  return maskWidth.asNumber() / ownerWidth.asNumber();
+}
+
+/**
+ * Image XObjects of the document, the images used as another image's mask, and of those the soft
+ * masks (/SMask) with the images they belong to.
+ */
+function findImages(pdf: mupdf.PDFDocument): {
+  images: number[];
+  masks: Set<number>;
+  softMasks: Map<number, number[]>;
+} {
   const images: number[] = [];
   const masks = new Set<number>();
+  const softMasks = new Map<number, number[]>();
   const count = pdf.countObjects();
   for (let num = 1; num < count; num++) {
     // Indirect references only: resolve() on streams makes a garbage-collecting save drop them.
@@ -84,13 +115,16 @@ function findImages(pdf: mupdf.PDFDocument): { images: number[]; masks: Set<numb
       images.push(num);
       for (const key of ["SMask", "Mask"]) {
         const mask = object.get(key);
-        if (mask.isIndirect()) masks.add(mask.asIndirect());
+        if (!mask.isIndirect()) continue;
+        masks.add(mask.asIndirect());
+        if (key === "SMask")
+          softMasks.set(mask.asIndirect(), [...(softMasks.get(mask.asIndirect()) ?? []), num]);
       }
     } catch {
       // Objects that fail to load are skipped.
     }
   }
-  return { images, masks };
+  return { images, masks, softMasks };
 }
 
 function filterNames(object: mupdf.PDFObject): string[] {
@@ -123,6 +157,8 @@ interface Decoded {
   readonly height: number;
   readonly channels: 1 | 3;
   readonly colourSpace: mupdf.PDFObject;
+  /** The samples were converted to RGB from another colour space. */
+  readonly converted: boolean;
 }
 
 /** The image's samples as packed grey or RGB bytes, or null when it is one to leave alone. */
@@ -132,12 +168,13 @@ function decode(pdf: mupdf.PDFDocument, object: mupdf.PDFObject): Decoded | null
   const inData = object.get("SMaskInData");
   if (inData.isNumber() && inData.asNumber() !== 0) return null;
   if (filterNames(object).some((name) => BILEVEL_FILTERS.has(name))) return null;
-  const space = object.get("ColorSpace");
-  const family = space.isName() ? space.asName() : space.isArray() ? space.get(0).asName() : "";
-  const supported =
-    family === "" || family === "ICCBased" || family === "DeviceCMYK" || family in KEPT_FAMILIES;
-  if (!supported) return null;
-  const image = pdf.loadImage(object);
+  // An image with a soft mask decodes with the mask applied as alpha: its colours alone come from
+  // a copy without the mask (the mask is resampled on its own).
+  const softMask = object.get("SMask");
+  const copy = softMask.isNull()
+    ? null
+    : pdf.addRawStream(object.readRawStream(), withoutKey(pdf, object, "SMask"));
+  const image = pdf.loadImage(copy ?? object);
   try {
     const width = image.getWidth();
     const height = image.getHeight();
@@ -146,25 +183,37 @@ function decode(pdf: mupdf.PDFDocument, object: mupdf.PDFObject): Decoded | null
     try {
       if (pixmap.getAlpha()) return null;
       const type = pixmap.getColorSpace()?.getType();
-      if (type === "CMYK") {
+      const converted = type !== "Gray" && type !== "RGB";
+      if (converted) {
         const rgb = pixmap.convertToColorSpace(mupdf.ColorSpace.DeviceRGB, false);
         pixmap.destroy();
         pixmap = rgb;
-      } else if (type !== "Gray" && type !== "RGB") return null;
+      }
       const channels = pixmap.getNumberOfComponents() === 1 ? 1 : 3;
       return {
         pixels: packed(pixmap, channels),
         width,
         height,
         channels,
-        colourSpace: type === "CMYK" ? pdf.newName("DeviceRGB") : keptColourSpace(pdf, object, channels),
+        colourSpace: converted ? pdf.newName("DeviceRGB") : keptColourSpace(pdf, object, channels),
+        converted,
       };
     } finally {
       pixmap.destroy();
     }
   } finally {
     image.destroy();
+    if (copy !== null) pdf.deleteObject(copy);
   }
+}
+
+/** A copy of a stream's dictionary without `key` (and without /Length, which the new stream sets). */
+function withoutKey(pdf: mupdf.PDFDocument, stream: mupdf.PDFObject, key: string): mupdf.PDFObject {
+  const copy = pdf.newDictionary();
+  stream.forEach((value, name) => {
+    if (name !== key && name !== "Length") copy.put(name, value);
+  });
+  return copy;
 }
 
 /** Pixmap rows without padding. */
@@ -209,6 +258,7 @@ async function recompressImage(
   num: number,
   level: CompressionLevel,
   dpi: number | undefined,
+  softMask: boolean,
 ): Promise<Replaced | null> {
   const object = pdf.newIndirect(num);
   let image: Decoded | null;
@@ -225,9 +275,10 @@ async function recompressImage(
   const width = Math.max(Math.min(MIN_SIDE, image.width), Math.round(image.width * scale));
   const height = Math.max(Math.min(MIN_SIDE, image.height), Math.round(image.height * scale));
   const downsampled = width < image.width && height < image.height;
-  const photo = lossy || looksLikePhoto(image);
-  // A drawing at its own resolution is already stored losslessly as well as Flate can.
-  if (!photo && !downsampled) return null;
+  // Soft masks stay lossless: JPEG noise in a mask shows as halos along every edge it cuts.
+  const photo = !softMask && (lossy || looksLikePhoto(image));
+  // A drawing at its own resolution in its own colours is already stored as well as Flate can.
+  if (!photo && !downsampled && !image.converted) return null;
   let pipeline = sharp(image.pixels, {
     raw: { width: image.width, height: image.height, channels: image.channels },
   });

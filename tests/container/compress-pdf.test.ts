@@ -23,6 +23,8 @@ import {
 
 const PHOTO = { width: 2400, height: 1800 };
 const SCAN = { width: 800, height: 200 };
+/** A photo drawn at 200×150 pt at 432 ppi: resampled to 417 pixels wide at medium (150 ppi). */
+const SMALL = { width: 1200, height: 900 };
 
 /** Smooth colour gradients with mild noise: many colours, like a photo. */
 function photoPixels(width: number, height: number): Uint8Array {
@@ -50,6 +52,38 @@ function scanBits(width: number, height: number): Uint8Array {
   return bits;
 }
 
+/** An 8-bit image XObject (RGB unless `extra` says otherwise) added to `doc`. */
+function addImage(
+  doc: mupdf.PDFDocument,
+  pixels: Uint8Array,
+  size: { width: number; height: number },
+  extra: Record<string, unknown> = {},
+): mupdf.PDFObject {
+  return doc.addStream(pixels, {
+    Type: "XObject",
+    Subtype: "Image",
+    Width: size.width,
+    Height: size.height,
+    ColorSpace: "DeviceRGB",
+    BitsPerComponent: 8,
+    ...extra,
+  });
+}
+
+/** Puts `images` in the resources of page `index` under their names and draws `drawing` before its text. */
+function drawImages(
+  doc: mupdf.PDFDocument,
+  index: number,
+  images: Record<string, mupdf.PDFObject>,
+  drawing: string,
+): void {
+  const page = doc.findPage(index);
+  page.get("Resources").put("XObject", doc.newDictionary());
+  for (const [name, image] of Object.entries(images)) page.get("Resources", "XObject").put(name, image);
+  const contents = page.get("Contents");
+  contents.writeStream(`${drawing} ${contents.readStream().asString()}`);
+}
+
 /** Three pages of text with a form field, bookmarks and links; page 1 draws a 2400×1800 photo at 200×150 pt. */
 function photoPdf(): Uint8Array {
   const doc = textPdfDocument("Compress", 3, {
@@ -60,14 +94,7 @@ function photoPdf(): Uint8Array {
       ["End", 2],
     ],
   });
-  const photo = doc.addStream(photoPixels(PHOTO.width, PHOTO.height), {
-    Type: "XObject",
-    Subtype: "Image",
-    Width: PHOTO.width,
-    Height: PHOTO.height,
-    ColorSpace: "DeviceRGB",
-    BitsPerComponent: 8,
-  });
+  const photo = addImage(doc, photoPixels(PHOTO.width, PHOTO.height), PHOTO);
   const scan = doc.addStream(scanBits(SCAN.width, SCAN.height), {
     Type: "XObject",
     Subtype: "Image",
@@ -76,13 +103,12 @@ function photoPdf(): Uint8Array {
     ColorSpace: "DeviceGray",
     BitsPerComponent: 1,
   });
-  const page = doc.findPage(0);
-  page.get("Resources").put("XObject", doc.newDictionary());
-  page.get("Resources", "XObject").put("Photo", photo);
-  page.get("Resources", "XObject").put("Scan", scan);
-  const drawing = "q 200 0 0 150 72 500 cm /Photo Do Q q 400 0 0 100 72 250 cm /Scan Do Q ";
-  const contents = page.get("Contents");
-  contents.writeStream(drawing + contents.readStream().asString());
+  drawImages(
+    doc,
+    0,
+    { Photo: photo, Scan: scan },
+    "q 200 0 0 150 72 500 cm /Photo Do Q q 400 0 0 100 72 250 cm /Scan Do Q",
+  );
   return save(doc, "compress");
 }
 
@@ -244,14 +270,7 @@ describe("compressPdf", () => {
   it("drops resources no content names and keeps those it does", async () => {
     const doc = textPdfDocument("Unused", 1);
     const page = doc.findPage(0);
-    const image = doc.addStream(photoPixels(300, 200), {
-      Type: "XObject",
-      Subtype: "Image",
-      Width: 300,
-      Height: 200,
-      ColorSpace: "DeviceRGB",
-      BitsPerComponent: 8,
-    });
+    const image = addImage(doc, photoPixels(300, 200), { width: 300, height: 200 });
     page.get("Resources").put("XObject", doc.newDictionary());
     page.get("Resources", "XObject").put("Spare", image);
     const input = save(doc, "compress");
@@ -268,25 +287,135 @@ describe("compressPdf", () => {
     const doc = textPdfDocument("Twins", 2);
     const pixels = photoPixels(64, 48);
     for (let index = 0; index < 2; index++) {
-      const image = doc.addStream(pixels, {
-        Type: "XObject",
-        Subtype: "Image",
-        Width: 64,
-        Height: 48,
-        ColorSpace: "DeviceRGB",
-        BitsPerComponent: 8,
-      });
-      const page = doc.findPage(index);
-      page.get("Resources").put("XObject", doc.newDictionary());
-      page.get("Resources", "XObject").put("Logo", image);
-      const contents = page.get("Contents");
-      contents.writeStream(`q 64 0 0 48 72 500 cm /Logo Do Q ${contents.readStream().asString()}`);
+      const image = addImage(doc, pixels, { width: 64, height: 48 });
+      drawImages(doc, index, { Logo: image }, "q 64 0 0 48 72 500 cm /Logo Do Q");
     }
     const twins = save(doc, "compress");
     const { bytes, facts } = await compress(twins);
     expect(facts.duplicates_merged).toBe(1);
     expect(imageDictionaries(openPdf(bytes))).toHaveLength(1);
     expect(pageTexts(openPdf(bytes))).toEqual(pageTexts(openPdf(twins)));
+  });
+
+  it("resamples an image with a soft mask, and its mask, to where the image is drawn", async () => {
+    const doc = textPdfDocument("Masked", 1);
+    const mask = addImage(
+      doc,
+      Uint8Array.from({ length: SMALL.width * SMALL.height }, (_, i) => (i % SMALL.width) % 256),
+      SMALL,
+      { ColorSpace: "DeviceGray" },
+    );
+    const photo = addImage(doc, photoPixels(SMALL.width, SMALL.height), SMALL, { SMask: mask });
+    drawImages(doc, 0, { Photo: photo }, `q 200 0 0 150 72 500 cm /Photo Do Q`);
+    const masked = save(doc, "compress");
+    const { bytes, facts } = await compress(masked);
+    expect(bytes.length).toBeLessThan(masked.length * 0.2);
+    expect(facts.images_downsampled).toBe(2);
+    const after = openPdf(bytes).findPage(0).get("Resources", "XObject", "Photo");
+    // 200 pt = 2.78 in at 150 ppi.
+    expect(after.get("Width").asNumber()).toBe(417);
+    expect(after.get("Filter").asName()).toBe("DCTDecode");
+    expect(after.get("SMask", "Width").asNumber()).toBe(417);
+    expect(after.get("SMask", "Filter").asName()).toBe("FlateDecode");
+    expect(pageOneSsim(masked, bytes)).toBeGreaterThanOrEqual(0.95);
+    expect(pageTexts(openPdf(bytes))).toEqual(pageTexts(openPdf(masked)));
+  });
+
+  it("sizes images on a hidden layer where the layer draws them, and turns spot colours into RGB", async () => {
+    const doc = textPdfDocument("Layers", 1);
+    const layer = doc.addObject({ Type: "OCG", Name: "Print only" });
+    const layers = doc.newArray();
+    layers.push(layer);
+    doc
+      .getTrailer()
+      .get("Root")
+      .put("OCProperties", doc.addObject({ OCGs: layers, D: { OFF: layers, Order: layers } }));
+    const photo = addImage(doc, photoPixels(SMALL.width, SMALL.height), SMALL, { OC: layer });
+    // A spot colour (Separation) image: one ink, tinted through a function into RGB.
+    const tint = doc.addObject({ FunctionType: 2, Domain: [0, 1], C0: [1, 1, 1], C1: [0.1, 0.3, 0.7], N: 1 });
+    const spot = addImage(
+      doc,
+      Uint8Array.from({ length: 1200 * 800 }, (_, i) => (i % 1200) % 200),
+      { width: 1200, height: 800 },
+      { ColorSpace: ["Separation", "Brand", "DeviceRGB", tint] },
+    );
+    drawImages(
+      doc,
+      0,
+      { Photo: photo, Spot: spot },
+      `q 200 0 0 150 72 500 cm /Photo Do Q q 200 0 0 133 300 500 cm /Spot Do Q`,
+    );
+    const layered = save(doc, "compress");
+    const { bytes } = await compress(layered);
+    const after = openPdf(bytes);
+    const xobjects = after.findPage(0).get("Resources", "XObject");
+    expect(xobjects.get("Photo", "Width").asNumber()).toBe(417);
+    expect(xobjects.get("Spot", "ColorSpace").asName()).toBe("DeviceRGB");
+    // The layer stays off, as it was.
+    expect(after.isLayerVisible(0)).toBe(false);
+    expect(after.getTrailer().get("Root", "OCProperties", "D", "OFF").length).toBe(1);
+    expect(pageOneSsim(layered, bytes)).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it("drops the XMP of images and the application-private XMP of the document, keeping its title", async () => {
+    const doc = textPdfDocument("Metadata", 1);
+    const thumbnail = "A".repeat(40_000);
+    const packet = (body: string) =>
+      `<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmlns:xmpGImg="http://ns.adobe.com/xap/1.0/g/img/"><dc:title><rdf:Alt><rdf:li xml:lang="x-default">Annual report</rdf:li></rdf:Alt></dc:title>${body}</rdf:Description></rdf:RDF></x:xmpmeta>${" ".repeat(2000)}<?xpacket end="w"?>`;
+    const xmp = (body: string) =>
+      doc.addRawStream(new TextEncoder().encode(packet(body)), { Type: "Metadata", Subtype: "XML" });
+    doc
+      .getTrailer()
+      .get("Root")
+      .put(
+        "Metadata",
+        xmp(
+          `<xmp:Thumbnails><rdf:Alt><rdf:li><xmpGImg:image>${thumbnail}</xmpGImg:image></rdf:li></rdf:Alt></xmp:Thumbnails>`,
+        ),
+      );
+    const image = addImage(
+      doc,
+      photoPixels(64, 48),
+      { width: 64, height: 48 },
+      { Metadata: xmp(`<xmp:Thumbnails>${thumbnail}</xmp:Thumbnails>`) },
+    );
+    drawImages(doc, 0, { Logo: image }, `q 64 0 0 48 72 500 cm /Logo Do Q`);
+    const input = save(doc, "garbage=compact,compress,objstms");
+    const { bytes } = await compress(input);
+    expect(bytes.length).toBeLessThan(input.length / 2);
+    const after = openPdf(bytes);
+    expect(after.findPage(0).get("Resources", "XObject", "Logo", "Metadata").isNull()).toBe(true);
+    const documentXmp = after.getTrailer().get("Root", "Metadata").readStream().asString();
+    expect(documentXmp).toContain("Annual report");
+    expect(documentXmp).not.toContain("xmp:Thumbnails");
+    expect(documentXmp).toMatch(/<\?xpacket end="w"\?>$/);
+    expect(pageTexts(after)).toEqual(pageTexts(openPdf(input)));
+  });
+
+  it("drops a print output intent and its profile, but keeps the one a PDF/A file needs", async () => {
+    const withIntent = (pdfA: boolean) => {
+      const doc = textPdfDocument("Intent", 1);
+      const profile = doc.addStream(photoPixels(120, 100), { N: 4 });
+      const intent = { Type: "OutputIntent", S: pdfA ? "GTS_PDFA1" : "GTS_PDFX", DestOutputProfile: profile };
+      const root = doc.getTrailer().get("Root");
+      root.put("OutputIntents", doc.newArray());
+      root.get("OutputIntents").push(doc.addObject(intent));
+      const claim = pdfA ? `<pdfaid:part>2</pdfaid:part>` : "";
+      const xmp = `<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:pdfaid="http://www.aiim.org/pdfa/ns/id/">${claim}</rdf:Description></rdf:RDF></x:xmpmeta>`;
+      root.put(
+        "Metadata",
+        doc.addRawStream(new TextEncoder().encode(xmp), { Type: "Metadata", Subtype: "XML" }),
+      );
+      return save(doc, "garbage=compact,compress,objstms");
+    };
+    const print = withIntent(false);
+    const printOut = await compress(print);
+    expect(printOut.bytes.length).toBeLessThan(print.length / 2);
+    expect(openPdf(printOut.bytes).getTrailer().get("Root", "OutputIntents").isNull()).toBe(true);
+    const archive = withIntent(true);
+    const archiveOut = await compress(archive);
+    const intents = openPdf(archiveOut.bytes).getTrailer().get("Root", "OutputIntents");
+    expect(intents.get(0, "DestOutputProfile").readStream().getLength()).toBe(120 * 100 * 3);
   });
 
   it("makes smaller files at lower levels", async () => {
