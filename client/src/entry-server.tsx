@@ -67,7 +67,12 @@ export async function renderPage(
     { progressiveChunkSize: Number.POSITIVE_INFINITY, onError: (error) => void errors.push(error) },
   );
   if (errors.length > 0) throw new AggregateError(errors, `${pathname} (${language}) failed to render`);
-  const html = await new Response(prelude).text();
+  // React puts preload links for the first images ahead of the markup (where a whole document
+  // would have its <head>); what a page announces is decided by scripts/page-preloads.ts.
+  const html = (await new Response(prelude).text()).replace(
+    /^(?:<link rel="preload" as="image"[^>]*\/>)+/,
+    "",
+  );
   // A boundary still waiting (<!--$?-->) or given up to the browser (<!--$!-->), or a script, would
   // show a fallback until hydration and need an inline script the CSP refuses.
   if (/<!--\$[?!]-->|<script/i.test(html))

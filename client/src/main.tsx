@@ -4,11 +4,12 @@ import "./styles/layout.css";
 import "./styles/components.css";
 import "./styles/tool.css";
 import "./app/fonts.css";
-import { StrictMode, useEffect } from "react";
+import { StrictMode } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import { createBrowserRouter } from "react-router";
 import { RouterProvider } from "react-router/dom";
 import { AppShell } from "./app/app";
+import { firstPageHydrated } from "./app/page-ready";
 import { reloadOnPreloadError } from "./app/preload-error";
 import { preloadRoute, routes } from "./app/router";
 import { isLanguageCode } from "./lib/contract";
@@ -16,12 +17,6 @@ import i18next, { currentLanguage, i18nReady } from "./lib/i18n/i18n";
 import { yieldToMain } from "./lib/yield-to-main";
 
 reloadOnPreloadError();
-
-/** Runs `done` once, after the commit of the first render (hydration's, when hydrating). */
-function AfterFirstCommit({ done }: { done: () => void }) {
-  useEffect(done, [done]);
-  return null;
-}
 
 /**
  * The page's HTML was prerendered (scripts/prerender.ts) for one path in one language, named on
@@ -34,13 +29,11 @@ async function start(root: HTMLElement) {
   const router = createBrowserRouter(routes);
   const pageLanguage = root.dataset.language;
   const visitorLanguage = currentLanguage();
-  let afterHydration = () => {};
   const app = (
     <StrictMode>
       <AppShell>
         <RouterProvider router={router} />
       </AppShell>
-      <AfterFirstCommit done={() => afterHydration()} />
     </StrictMode>
   );
   if (root.dataset.path !== window.location.pathname || !isLanguageCode(pageLanguage)) {
@@ -50,12 +43,7 @@ async function start(root: HTMLElement) {
   }
   if (pageLanguage !== visitorLanguage) {
     await i18next.changeLanguage(pageLanguage);
-    let switched = false;
-    afterHydration = () => {
-      if (switched) return;
-      switched = true;
-      void i18next.changeLanguage(visitorLanguage);
-    };
+    void firstPageHydrated.then(() => i18next.changeLanguage(visitorLanguage));
   }
   // Every string the page shows and every module it renders (its lazy page, layout and tool screen)
   // are loaded before hydrating, so the first client render matches the HTML without suspending.
