@@ -14,6 +14,7 @@ const SCREENS = new Map(
 );
 const UnavailableToolPage = lazyPage(() => import("../features/tool-page/unavailable-tool-page"));
 
+/** The page shown at /tools/:toolId: the tool's own screen when it is available. */
 function screenOf(toolId: ToolId) {
   const available = catalogTool(toolId).state === "available";
   return (available ? SCREENS.get(toolId) : undefined) ?? UnavailableToolPage;
