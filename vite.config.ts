@@ -149,35 +149,6 @@ function prerenderPages(): Plugin {
  */
 const SIDE_EFFECT_FREE = [/\/contract\/[^/]+\.ts$/, /\/contract\/generated\//, /\/tools\/[^/]+\/tool\.ts$/];
 
-/**
- * The app and its React libraries (react-router, react-i18next, react-query, react-dropzone, dnd-kit,
- * lucide) run on Preact through `preact/compat`: about 4 KB gzip instead of react-dom's 77 KB in the
- * home page's first load. The sources keep importing "react" (and are type-checked with @types/react).
- */
-const REACT_ON_PREACT = [
-  {
-    find: /^react$/,
-    replacement: fileURLToPath(new URL("./client/src/lib/react-on-preact.js", import.meta.url)),
-  },
-  { find: /^react\/jsx-runtime$/, replacement: "preact/compat/jsx-runtime" },
-  { find: /^react\/jsx-dev-runtime$/, replacement: "preact/compat/jsx-dev-runtime" },
-  { find: /^react-dom$/, replacement: "preact/compat" },
-  { find: /^react-dom\/client$/, replacement: "preact/compat/client" },
-];
-
-/**
- * The prerender's build bundles the libraries that import React (instead of loading them from
- * node_modules at run time), so that the aliases above reach their imports too.
- */
-const REACT_LIBRARIES = [
-  "react-router",
-  "react-i18next",
-  "@tanstack/react-query",
-  "react-dropzone",
-  /^@dnd-kit\//,
-  "lucide-react",
-];
-
 /** scripts/prerender.ts sets this for its server build (an inline `build.ssr` is not seen here). */
 const SERVER_BUILD = process.env.PRERENDER_SERVER_BUILD === "1";
 
@@ -199,9 +170,7 @@ function serverOrClient(isSsrBuild: boolean): UserConfig {
           prerenderPages(),
         ],
     define: { "import.meta.env.VITE_SITE_ORIGIN": JSON.stringify(siteOrigin()) },
-    resolve: { alias: REACT_ON_PREACT },
     oxc: { jsx: { runtime: "automatic" } },
-    ssr: { noExternal: REACT_LIBRARIES },
     build: {
       outDir: isSsrBuild ? "../dist/server" : "../dist/client",
       emptyOutDir: true,

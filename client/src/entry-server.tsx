@@ -1,15 +1,16 @@
 /**
  * The prerender's entry (built by scripts/prerender.ts with Vite's SSR build): renders one path in
- * one language to HTML with react-router's static handler, every string loaded beforehand. The app
- * runs on Preact (vite.config.ts): preact-render-to-string waits for every lazy page before answering.
+ * one language to HTML with react-dom's static prerender and react-router's static handler, every
+ * string and every module of the route (preloadRoute) loaded beforehand, so nothing suspends: the
+ * HTML is the complete page, with no Suspense fallback and no inline script (the CSP allows none).
  */
 import { JSDOM } from "jsdom";
-import { renderToStringAsync } from "preact-render-to-string";
 import { StrictMode } from "react";
+import { prerender } from "react-dom/static";
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router";
 import type { LanguageCode } from "../../contract/languages.ts";
 import { AppShell } from "./app/app";
-import { routes } from "./app/router";
+import { preloadRoute, routes } from "./app/router";
 import { provideSanitizerWindow } from "./features/blog/render-markdown";
 import i18next, { i18nReady } from "./lib/i18n/i18n";
 import type { PageHead } from "./lib/page-head";
@@ -54,13 +55,28 @@ export async function renderPage(
   takeRenderedHead();
   const before = usedNamespaces();
   if (before) before.usedNamespaces = {};
-  const html = await renderToStringAsync(
+  await preloadRoute(pathname);
+  const errors: unknown[] = [];
+  const { prelude } = await prerender(
     <StrictMode>
       <AppShell>
         <StaticRouterProvider router={router} context={context} hydrate={false} />
       </AppShell>
     </StrictMode>,
+    // One piece, never a boundary sent apart with a script to move it in place.
+    { progressiveChunkSize: Number.POSITIVE_INFINITY, onError: (error) => void errors.push(error) },
   );
+  if (errors.length > 0) throw new AggregateError(errors, `${pathname} (${language}) failed to render`);
+  // React puts preload links for the first images ahead of the markup (where a whole document
+  // would have its <head>); what a page announces is decided by scripts/page-preloads.ts.
+  const html = (await new Response(prelude).text()).replace(
+    /^(?:<link rel="preload" as="image"[^>]*\/>)+/,
+    "",
+  );
+  // A boundary still waiting (<!--$?-->) or given up to the browser (<!--$!-->), or a script, would
+  // show a fallback until hydration and need an inline script the CSP refuses.
+  if (/<!--\$[?!]-->|<script/i.test(html))
+    throw new Error(`${pathname} (${language}) rendered incomplete: a Suspense fallback or a script`);
   const namespaces = Object.keys(usedNamespaces()?.usedNamespaces ?? {});
   return { html, head: takeRenderedHead(), namespaces };
 }

@@ -4,13 +4,15 @@ import "./styles/layout.css";
 import "./styles/components.css";
 import "./styles/tool.css";
 import "./app/fonts.css";
-import { StrictMode } from "react";
+import { StrictMode, startTransition } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import { createBrowserRouter } from "react-router";
 import { RouterProvider } from "react-router/dom";
 import { AppShell } from "./app/app";
+import { firstPageHydrated } from "./app/page-ready";
 import { reloadOnPreloadError } from "./app/preload-error";
-import { routes } from "./app/router";
+import { preloadRoute, routes } from "./app/router";
+import { isLanguageCode } from "./lib/contract";
 import i18next, { currentLanguage, i18nReady } from "./lib/i18n/i18n";
 import { yieldToMain } from "./lib/yield-to-main";
 
@@ -18,12 +20,15 @@ reloadOnPreloadError();
 
 /**
  * The page's HTML was prerendered (scripts/prerender.ts) for one path in one language, named on
- * #root. The app hydrates it when the visitor gets exactly that page; otherwise (an unknown path
- * served the home page, or a stored language other than the prerendered one) it renders afresh.
+ * #root. The app hydrates it when the visitor gets exactly that path (an unknown path served the home
+ * page: it renders afresh). A visitor whose language (stored choice or browser's, on an unprefixed
+ * path) is another one gets the page hydrated in the language it was sent in, then shown in theirs.
  */
 async function start(root: HTMLElement) {
   await i18nReady;
   const router = createBrowserRouter(routes);
+  const pageLanguage = root.dataset.language;
+  const visitorLanguage = currentLanguage();
   const app = (
     <StrictMode>
       <AppShell>
@@ -31,18 +36,29 @@ async function start(root: HTMLElement) {
       </AppShell>
     </StrictMode>
   );
-  const prerendered =
-    root.dataset.path === window.location.pathname && root.dataset.language === currentLanguage();
-  if (!prerendered) {
+  if (root.dataset.path !== window.location.pathname || !isLanguageCode(pageLanguage)) {
     root.replaceChildren();
     createRoot(root).render(app);
     return;
   }
-  // Every string the page shows is loaded before hydrating, so the first client render matches.
-  await i18next.loadNamespaces(root.dataset.namespaces?.split(" ").filter(Boolean) ?? []);
-  // Hydration gets a task of its own, apart from the scripts' evaluation and i18next's start.
+  if (pageLanguage !== visitorLanguage) {
+    await i18next.changeLanguage(pageLanguage);
+    void firstPageHydrated.then(() => i18next.changeLanguage(visitorLanguage));
+  }
+  // Every string the page shows and every module it renders (its lazy page, layout and tool screen)
+  // are loaded before hydrating, so the first client render matches the HTML without suspending.
+  await Promise.all([
+    i18next.loadNamespaces(root.dataset.namespaces?.split(" ").filter(Boolean) ?? []),
+    preloadRoute(window.location.pathname),
+  ]);
+  // Hydration gets a task of its own, apart from the scripts' evaluation and i18next's start, and
+  // runs as a transition: React then hydrates in slices of a few milliseconds, yielding to the
+  // browser between them (a plain hydrateRoot is one task, ~1 s on Lighthouse's slowed mobile CPU).
+  // A click on a part not yet hydrated makes React hydrate that part at once and replay it.
   await yieldToMain();
-  hydrateRoot(root, app);
+  startTransition(() => {
+    hydrateRoot(root, app);
+  });
 }
 
 const root = document.getElementById("root");

@@ -91,6 +91,28 @@ describe("client bundle (vite build)", () => {
   const chunks = () => JSON.parse(readFileSync(list, "utf8")) as Chunk[];
   const relativeModules = (chunk: Chunk) => chunk.modules.map((path) => path.replace(`${ROOT}/`, ""));
 
+  it("runs on React 19 (react and react-dom, in the entry's first load), and holds no Preact", () => {
+    const all = chunks();
+    const modules = all.flatMap(relativeModules);
+    expect(modules.filter((path) => /node_modules\/preact/.test(path))).toEqual([]);
+    const entry = all.find((chunk) => chunk.entry);
+    const firstLoad = [
+      entry,
+      ...(entry?.imports ?? []).map((file) => all.find((c) => c.file === file)),
+    ].flatMap((chunk) => (chunk ? relativeModules(chunk) : []));
+    expect(firstLoad.some((path) => path.startsWith("node_modules/react/"))).toBe(true);
+    expect(firstLoad.some((path) => path.startsWith("node_modules/react-dom/"))).toBe(true);
+    // The built code is React's own, and no served file names Preact.
+    const version = JSON.parse(
+      readFileSync(join(ROOT, "node_modules/react-dom/package.json"), "utf8"),
+    ).version;
+    expect(version).toMatch(/^19\./);
+    const code = all.map((chunk) => readFileSync(join(ROOT, "dist/client", chunk.file), "utf8"));
+    // react-dom's renderer announces itself to React's devtools as `reconcilerVersion: "19.x.y"`.
+    expect(code.some((text) => text.includes("reconcilerVersion") && text.includes(version))).toBe(true);
+    expect(code.filter((text) => /preact/i.test(text))).toEqual([]);
+  });
+
   it("holds no engine of any runtime", () => {
     const all = chunks().flatMap(relativeModules);
     expect(all.length).toBeGreaterThan(0);

@@ -6,8 +6,11 @@ import { buildClientIfMissing } from "../../scripts/stack.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const CLIENT = join(ROOT, "dist/client");
-/** Home first-load JavaScript ceiling, gzip level 9 bytes (issue 10's target; measured 75.4 KB). */
-const FIRST_LOAD_JS_BUDGET = 100 * 1024;
+/**
+ * Home first-load JavaScript ceiling, gzip level 9 bytes (issue 25's budget: the app on React 19,
+ * react-dom being ~58 KB of it; measured 134.1 KB. On Preact it was 75.4 KB against issue 10's 100 KB).
+ */
+const FIRST_LOAD_JS_BUDGET = 140 * 1024;
 
 /** The files the home page's HTML asks for at once, with their gzip sizes. */
 function firstLoadFiles(html: string): { file: string; gzip: number }[] {

@@ -5,6 +5,7 @@ import { LocalizedLink } from "../components/localized-link";
 import { EXTERNAL_LINKS } from "../config/external-links";
 import { blogTagPath, homeSectionPath, PATHS, TUTORIALS_TAG } from "../config/paths";
 import { DEFAULT_RETENTION_MINUTES } from "../lib/contract";
+import { useHydrated } from "../lib/use-hydrated";
 import "./footer.css";
 
 /** Spec §9: the page scrolls to the top 100 ms after every route change. */
@@ -60,6 +61,7 @@ function useScrollOnRouteChange() {
 export function Footer() {
   const { t } = useTranslation();
   useScrollOnRouteChange();
+  const hydrated = useHydrated();
   const name = t("app.name");
   return (
     <footer className="site-footer">
@@ -103,7 +105,11 @@ export function Footer() {
         </nav>
       </div>
       <div className="container site-footer__bottom">
-        <p>{t("footer.copyright", { year: new Date().getFullYear(), name })}</p>
+        {/* The year the page was built in, kept while hydrating (React leaves this one text as it
+            is), then the visitor's current year. */}
+        <p key={hydrated ? "browser" : "page"} suppressHydrationWarning>
+          {t("footer.copyright", { year: new Date().getFullYear(), name })}
+        </p>
         <p>{t("footer.license")}</p>
       </div>
     </footer>

@@ -6,6 +6,7 @@ import { LocalizedLink } from "../components/localized-link";
 import { ThemeToggle } from "../components/theme/theme-toggle";
 import { PATHS } from "../config/paths";
 import { useLocalizedPath } from "../lib/i18n/use-localized-path";
+import { untilHydrated, useHydrated } from "../lib/use-hydrated";
 import { LanguageGrid, LanguageSelect } from "./language-select";
 import "./header.css";
 
@@ -40,6 +41,7 @@ export function Header() {
   const { pathname } = useLocation();
   const [scrolled, setScrolled] = useState(false);
   const [menuOpen, setMenuOpen] = useState(false);
+  const hydrated = useHydrated();
 
   useEffect(() => {
     const update = () => setScrolled(window.scrollY > SCROLL_THRESHOLD_PX);
@@ -89,6 +91,7 @@ export function Header() {
             aria-controls="mobile-menu"
             aria-label={menuOpen ? t("nav.closeMenu") : t("nav.openMenu")}
             onClick={() => setMenuOpen((open) => !open)}
+            {...untilHydrated(hydrated)}
             data-testid="menu-toggle"
           >
             <Icon name={menuOpen ? "close" : "menu"} />

@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Icon } from "../components/icon";
 import { isLanguageCode, LANGUAGES } from "../lib/contract";
 import { currentLanguage } from "../lib/i18n/i18n";
+import { untilHydrated } from "../lib/use-hydrated";
 import { useChangeLanguage } from "./use-change-language";
 
 /**
@@ -34,6 +35,7 @@ export function LanguageSelect() {
           if (isLanguageCode(event.target.value)) changeLanguage(event.target.value);
         }}
         data-testid="language-select"
+        {...untilHydrated(running)}
       >
         {shown.map((language) => (
           <option key={language.code} value={language.code} lang={language.code}>

@@ -1,18 +1,31 @@
-import { type ComponentType, lazy, useEffect } from "react";
+import { type ComponentType, type FunctionComponent, use, useEffect } from "react";
 import { useLocation } from "react-router";
+import { useHydrated } from "../lib/use-hydrated";
 import { yieldToMain } from "../lib/yield-to-main";
+
+let markHydrated = () => {};
+/**
+ * Settles once the first page shown has hydrated, all of it: React hydrates the app's shell first and
+ * each Suspense boundary (the main area's page) in a pass of its own, after which PageReady runs.
+ */
+export const firstPageHydrated = new Promise<void>((resolve) => {
+  markHydrated = resolve;
+});
 
 /**
  * Marks the document once the page in the main area has hydrated: `<html data-page-ready="/de/tools/merge-pdf">`.
  * Browser tests wait for it before using a prerendered page, whose controls do nothing until then.
- * It is rendered after the page's own content (pageWithReady): Preact commits the siblings of a
- * component that is still loading, so a marker beside a lazy page would come before the page.
+ * Its effect runs once the page's content has committed (rendered after it: pageWithReady), in the
+ * render after hydration, where the controls sent disabled (lib/use-hydrated.ts) are enabled.
  */
 export function PageReady() {
   const { pathname } = useLocation();
+  const hydrated = useHydrated();
   useEffect(() => {
+    if (!hydrated) return;
     document.documentElement.dataset.pageReady = pathname;
-  }, [pathname]);
+    markHydrated();
+  }, [pathname, hydrated]);
   return null;
 }
 
@@ -28,6 +41,38 @@ export function pageWithReady<Props extends object>(Page: ComponentType<Props>):
   };
 }
 
+/** A component whose code is loaded on demand, and can be loaded before it is first rendered. */
+export interface PreloadableComponent<Props> extends FunctionComponent<Props> {
+  /** Loads the code; once it is in, the component renders at once, without suspending. */
+  preload(): Promise<unknown>;
+}
+
+/**
+ * Like React's `lazy`, with the loading started from outside: the prerender and the browser load a
+ * route's modules (app/router.tsx, preloadRoute) before rendering or hydrating it, so the page is
+ * rendered complete (no Suspense fallback in the HTML) and hydrates in one pass. Rendered before its
+ * code is in (a navigation in the browser), it suspends until it is.
+ */
+export function preloadable<Props extends object>(
+  load: () => Promise<{ default: ComponentType<Props> }>,
+): PreloadableComponent<Props> {
+  let loaded: ComponentType<Props> | undefined;
+  let loading: Promise<ComponentType<Props>> | undefined;
+  const preload = () => {
+    loading ??= load().then((module) => {
+      loaded = module.default;
+      return loaded;
+    });
+    return loading;
+  };
+  function Preloadable(props: Props) {
+    const Component = loaded ?? use(preload());
+    return <Component {...props} />;
+  }
+  Preloadable.preload = preload;
+  return Preloadable;
+}
+
 /**
  * A page loaded on demand (its own chunk); the ready marker comes with it. Evaluating the chunk and
  * rendering the page run as two tasks: when the chunk was preloaded (scripts/page-preloads.ts) the
@@ -35,8 +80,8 @@ export function pageWithReady<Props extends object>(Page: ComponentType<Props>):
  */
 export function lazyPage<Props extends object>(
   load: () => Promise<{ default: ComponentType<Props> }>,
-): ComponentType<Props> {
-  return lazy(async () => {
+): PreloadableComponent<Props> {
+  return preloadable(async () => {
     const module = await load();
     await yieldToMain();
     return { default: pageWithReady(module.default) };

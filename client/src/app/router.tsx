@@ -1,16 +1,16 @@
-import { lazy } from "react";
-import type { RouteObject } from "react-router";
+import { isValidElement, type ReactNode } from "react";
+import { matchRoutes, type Params, type RouteObject } from "react-router";
 import { LANGUAGE_CODES } from "../../../contract/languages.ts";
 import { PATHS, ROUTE_PATTERNS } from "../config/paths";
 import Home from "../features/home/home-page";
-import { lazyPage, pageWithReady } from "./page-ready";
+import { lazyPage, pageWithReady, preloadable } from "./page-ready";
 import { RootLayout } from "./root-layout";
 import { RouteError } from "./route-error";
 import { ToolRoute } from "./tool-route";
 
 /*
  * Only the home page is in the first load; every other page is its own chunk (prerendered HTML shows
- * it before the chunk arrives, and hydration waits for it).
+ * it before the chunk arrives, and hydration waits for it: preloadRoute).
  */
 const HomePage = pageWithReady(Home);
 const AboutPage = lazyPage(() => import("../features/about/about-page"));
@@ -20,7 +20,7 @@ const TermsPage = lazyPage(() => import("../features/legal/terms-page"));
 const PremiumPage = lazyPage(() => import("../features/premium/premium-page"));
 const ImageToolsPage = lazyPage(() => import("../features/tools-index/image-tools-page"));
 const ToolsPage = lazyPage(() => import("../features/tools-index/tools-page"));
-const QueryLayout = lazy(() => import("./query-layout"));
+const QueryLayout = preloadable(() => import("./query-layout"));
 const BlogListPage = lazyPage(() => import("../features/blog/blog-list-page"));
 const BlogPostPage = lazyPage(() => import("../features/blog/blog-post-page"));
 const NotFoundPage = lazyPage(() => import("../features/not-found/not-found-page"));
@@ -61,3 +61,20 @@ export const routes: RouteObject[] = [
     ],
   },
 ];
+
+/** The code an element of a route waits for (app/page-ready.tsx, preloadable; app/tool-route.tsx). */
+function preloadElement(element: ReactNode, params: Params): Promise<unknown> | undefined {
+  if (!isValidElement(element)) return undefined;
+  const type = element.type as { preload?: (params: Params) => Promise<unknown> };
+  return typeof type.preload === "function" ? type.preload(params) : undefined;
+}
+
+/**
+ * Loads every module the page at `pathname` renders (its layouts, page and tool screen): the
+ * prerender (entry-server.tsx) and the browser, before hydrating (main.tsx), call it so the page
+ * renders complete, with no Suspense fallback in the HTML and no second pass while hydrating.
+ */
+export async function preloadRoute(pathname: string): Promise<void> {
+  const matches = matchRoutes(routes, pathname) ?? [];
+  await Promise.all(matches.map(({ route, params }) => preloadElement(route.element, params)));
+}

@@ -1,5 +1,5 @@
 import type { ComponentType } from "react";
-import { Navigate, useParams } from "react-router";
+import { Navigate, type Params, useParams } from "react-router";
 import type { ToolId } from "../../../contract/tools.ts";
 import { FreeToolAccessHost } from "../features/premium/free-tool-access-dialog";
 import { catalogTool, isCatalogToolId } from "../lib/tool-catalog";
@@ -14,6 +14,12 @@ const SCREENS = new Map(
 );
 const UnavailableToolPage = lazyPage(() => import("../features/tool-page/unavailable-tool-page"));
 
+/** The page shown at /tools/:toolId: the tool's own screen when it is available. */
+function screenOf(toolId: ToolId) {
+  const available = catalogTool(toolId).state === "available";
+  return (available ? SCREENS.get(toolId) : undefined) ?? UnavailableToolPage;
+}
+
 /**
  * /tools/:toolId — a usable tool's screen; an announced or unbuilt one shows its page saying so
  * (never a dead end). An unknown id redirects to the home page, replacing the history entry. Every
@@ -22,8 +28,7 @@ const UnavailableToolPage = lazyPage(() => import("../features/tool-page/unavail
 export function ToolRoute() {
   const { toolId = "" } = useParams();
   if (!isCatalogToolId(toolId)) return <Navigate to="/" replace />;
-  const available = catalogTool(toolId).state === "available";
-  const Screen = (available ? SCREENS.get(toolId) : undefined) ?? UnavailableToolPage;
+  const Screen = screenOf(toolId);
   return (
     <>
       <Screen key={toolId} toolId={toolId} />
@@ -31,3 +36,9 @@ export function ToolRoute() {
     </>
   );
 }
+
+/** Loads the screen of /tools/:toolId ahead of rendering it (app/router.tsx, preloadRoute). */
+ToolRoute.preload = async (params: Params) => {
+  const toolId = params.toolId ?? "";
+  if (isCatalogToolId(toolId)) await screenOf(toolId).preload();
+};

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { untilHydrated, useHydrated } from "../../lib/use-hydrated";
 import { Icon } from "../icon";
 import { chooseTheme, currentTheme, storedTheme, type Theme } from "./theme";
 
@@ -7,6 +8,7 @@ import { chooseTheme, currentTheme, storedTheme, type Theme } from "./theme";
 export function ThemeToggle() {
   const { t } = useTranslation();
   const [theme, setTheme] = useState<Theme>("light");
+  const hydrated = useHydrated();
 
   useEffect(() => {
     setTheme(currentTheme());
@@ -27,6 +29,7 @@ export function ThemeToggle() {
       title={next === "dark" ? t("nav.darkTheme") : t("nav.lightTheme")}
       data-testid="theme-toggle"
       data-theme-shown={theme}
+      {...untilHydrated(hydrated)}
       onClick={() => {
         chooseTheme(next);
         setTheme(next);

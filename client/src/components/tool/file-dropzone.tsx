@@ -5,6 +5,7 @@ import { acceptFor, formatsLabel } from "../../lib/files/file-formats";
 import { type InputLimits, validateFiles } from "../../lib/files/validate-files";
 import { formatLimit } from "../../lib/format/file-size";
 import { showErrorMessage } from "../../lib/show-error";
+import { useHydrated } from "../../lib/use-hydrated";
 import { Icon } from "../icon";
 import { announce } from "../live-announcer";
 import { describeProblems } from "./describe-problem";
@@ -40,6 +41,8 @@ export function FileDropzone({
   const { t, i18n } = useTranslation();
   const language = i18n.resolvedLanguage ?? "en";
   const [checking, setChecking] = useState(false);
+  // Sent disabled and busy: the picker and drops work once the app has hydrated the page.
+  const waiting = !useHydrated();
   const hintId = useId();
   const multiple = limits.maxFiles > 1;
   const format = formatsLabel(limits.kinds);
@@ -77,7 +80,7 @@ export function FileDropzone({
   const { getRootProps, getInputProps, isDragActive, rootRef } = useDropzone({
     accept: accept ?? acceptFor(limits.kinds),
     multiple,
-    disabled: disabled || checking,
+    disabled: disabled || checking || waiting,
     // The area is not a control itself (a button inside it is): it takes clicks and drops only.
     noKeyboard: true,
     // Every dropped file is checked here, so refused types get the tool's own message.
@@ -94,13 +97,14 @@ export function FileDropzone({
 
   const classes = ["dropzone"];
   if (isDragActive) classes.push("dropzone--active");
-  if (disabled || checking) classes.push("dropzone--disabled");
+  if (disabled || checking || waiting) classes.push("dropzone--disabled");
   if (compact) classes.push("dropzone--compact");
 
   const browse = multiple ? t("upload.browseMany") : t("upload.browseOne");
   return (
     <div
       {...getRootProps({ className: classes.join(" "), role: "group", "aria-label": t("upload.areaLabel") })}
+      aria-busy={waiting || undefined}
       data-testid="dropzone"
     >
       {/* Hidden by a class: the inline style react-dropzone gives would be refused by the CSP in prerendered HTML. */}
@@ -126,7 +130,8 @@ export function FileDropzone({
         type="button"
         className="button button--primary dropzone__button"
         aria-describedby={hintId}
-        disabled={disabled || checking}
+        disabled={disabled || checking || waiting}
+        aria-busy={waiting || undefined}
         data-testid="dropzone-button"
       >
         {browse}

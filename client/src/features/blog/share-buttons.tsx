@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { showToast } from "../../lib/toast-store";
+import { untilHydrated, useHydrated } from "../../lib/use-hydrated";
 
 /** Spec §9: the copy-link toast stays 3000 ms. */
 const COPY_TOAST_MS = 3000;
@@ -13,6 +14,7 @@ interface ShareButtonsProps {
 /** Share links (each opens a new window without an opener), email and copy link. */
 export function ShareButtons({ title, description, url }: ShareButtonsProps) {
   const { t } = useTranslation();
+  const hydrated = useHydrated();
   const encodedUrl = encodeURIComponent(url);
   const networks = [
     {
@@ -67,7 +69,12 @@ export function ShareButtons({ title, description, url }: ShareButtonsProps) {
           </a>
         </li>
         <li>
-          <button type="button" className="button button--small" onClick={() => void copy()}>
+          <button
+            type="button"
+            className="button button--small"
+            onClick={() => void copy()}
+            {...untilHydrated(hydrated)}
+          >
             {t("pages.post.copyLink")}
           </button>
         </li>

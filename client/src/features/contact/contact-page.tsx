@@ -13,6 +13,7 @@ import {
 import { toApiError } from "../../lib/api/api-error";
 import { isLanguageCode } from "../../lib/contract";
 import { showToast } from "../../lib/toast-store";
+import { useHydrated } from "../../lib/use-hydrated";
 import { usePageMeta } from "../../lib/use-page-meta";
 import { failureText, problemText, serverProblem } from "./contact-problems";
 import { sendContactMessage } from "./send-contact-message";
@@ -43,6 +44,8 @@ export default function ContactPage() {
   }, [linkedTopic]);
   const [problems, setProblems] = useState<readonly ContactProblem[]>([]);
   const [submitting, setSubmitting] = useState(false);
+  // Sent disabled: before the app runs, the form would be submitted as a plain page request.
+  const hydrated = useHydrated();
   const form = useRef<HTMLFormElement>(null);
 
   const update = (field: keyof Values) => (event: { target: { value: string } }) => {
@@ -199,8 +202,8 @@ export default function ContactPage() {
         <button
           type="submit"
           className="button button--primary button--large"
-          disabled={submitting}
-          aria-busy={submitting}
+          disabled={submitting || !hydrated}
+          aria-busy={submitting || !hydrated}
         >
           {submitting ? t("pages.contact.sending") : t("pages.contact.submit")}
         </button>

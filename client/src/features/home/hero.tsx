@@ -2,6 +2,7 @@ import { useTranslation } from "react-i18next";
 import { LocalizedLink } from "../../components/localized-link";
 import { HOME_SECTIONS, PATHS } from "../../config/paths";
 import { DEFAULT_RETENTION_MINUTES } from "../../lib/contract";
+import { untilHydrated, useHydrated } from "../../lib/use-hydrated";
 
 function scrollToFeatures() {
   const section = document.getElementById(HOME_SECTIONS.features);
@@ -13,6 +14,7 @@ function scrollToFeatures() {
 /** Tagline, title, subtitle and the two calls to action. */
 export function Hero() {
   const { t } = useTranslation();
+  const hydrated = useHydrated();
   return (
     <section className="hero" aria-labelledby="hero-title">
       <div className="container hero__inner">
@@ -25,7 +27,12 @@ export function Hero() {
           <LocalizedLink to={PATHS.tools} className="button button--primary button--large">
             {t("hero.tryFree")}
           </LocalizedLink>
-          <button type="button" className="button button--large button--outline" onClick={scrollToFeatures}>
+          <button
+            type="button"
+            className="button button--large button--outline"
+            onClick={scrollToFeatures}
+            {...untilHydrated(hydrated)}
+          >
             {t("hero.exploreFeatures")}
           </button>
         </div>

@@ -39,7 +39,7 @@ function FreeToolAccessDialog() {
   const [used] = useState(() => recentConversions().length);
   const closable = phase.name === "ready";
 
-  // At commit, not after the next frame (where Preact runs useEffect): the modal opens with the
+  // At commit, not after the browser has painted (where useEffect may run): the modal opens with the
   // dialog, and its 1.5 s and 5 s are counted from the moment it is shown.
   useLayoutEffect(() => runAccessClock(setPhase), []);
   useLayoutEffect(() => {
