@@ -59,7 +59,7 @@ async function waitForResult(c: Context<AppEnv>, taskId: string): Promise<Respon
 
 /** Resolves the tool, checks the inputs and options, and hands the task to its task object. */
 async function createTask(
-  c: Context<AppEnv>,
+  env: AppEnv["Bindings"],
   path: string,
   taskId: string,
   query: Record<string, string>,
@@ -80,15 +80,14 @@ async function createTask(
   checkInputsFit(tool, inputs);
   const options = parseToolOptions(tool, fields);
   if (!options.success) throw new AppError("INVALID_OPTIONS", "Invalid options", { issues: options.issues });
-  // Only accepted uploads and options use up the client's task quota.
-  await countTaskCreation(c);
-  await taskStub(c.env, taskId).create({ id: taskId, tool, options: options.data, inputs });
+  await taskStub(env, taskId).create({ id: taskId, tool, options: options.data, inputs });
   return tool;
 }
 
 /**
- * POST handler of a tool path: availability (before the body), rate limit, streamed upload into R2,
- * tool resolution and option validation, then the task object takes over. 202 `{task_id}`.
+ * POST handler of a tool path: availability and the client's rate limit (before the body: a client
+ * over its limit writes nothing to R2; every request counts, refused or not), streamed upload into
+ * R2, tool resolution and option validation, then the task object takes over. 202 `{task_id}`.
  */
 export function startTaskRoute(path: string): Handler<AppEnv> {
   return async (c) => {
@@ -96,11 +95,12 @@ export function startTaskRoute(path: string): Handler<AppEnv> {
     const known = resolveTool(path, query, null);
     const candidates: ToolId[] = known === null ? toolsAtPath(path) : [known];
     requireAvailable(candidates);
+    await countTaskCreation(c);
 
     const taskId = await newTaskId(c.env.CSRF_SECRET);
     const sink = r2Sink(c.env.FILES, taskId);
     const upload = await receiveUpload(c.req.raw, uploadPlanFor(candidates), sink);
-    const tool = await createTask(c, path, taskId, query, { ...query, ...upload.fields }, upload.files).catch(
+    const tool = await createTask(c.env, path, taskId, query, { ...query, ...upload.fields }, upload.files).catch(
       async (error: unknown) => {
         await sink.discard(upload.files);
         throw error;

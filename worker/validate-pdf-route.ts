@@ -32,12 +32,12 @@ function passwordField(fields: Readonly<Record<string, string>>): string | undef
  * there to the converter, and is deleted as soon as the converter has answered, whatever it says.
  */
 export const validatePdfRoute: Handler<AppEnv> = async (c) => {
+  // Counted before the body is read: a client over its limit writes nothing to R2.
+  await countTaskCreation(c);
   const bucket = c.env.FILES;
   const sink = r2Sink(bucket, await newTaskId(c.env.CSRF_SECRET));
   const upload = await receiveUpload(c.req.raw, PDF_PLAN, sink);
   try {
-    // Only an accepted upload uses up the client's quota.
-    await countTaskCreation(c);
     const pdf = upload.files[0];
     if (pdf === undefined) throw new Error("receiveUpload returned no file");
     const input: ConverterInput = {

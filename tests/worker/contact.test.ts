@@ -202,13 +202,15 @@ describe("admin routes", () => {
 
   it("answer 401 with WWW-Authenticate without the right bearer token", async () => {
     const id = await storedId(await submit(VALID));
-    for (const headers of [
+    for (const [i, wrong] of [
       {},
       bearer(`${TOKEN}x`),
       bearer(TOKEN.slice(0, -1)),
       { Authorization: TOKEN },
       { Authorization: `Basic ${btoa(`admin:${TOKEN}`)}` },
-    ]) {
+    ].entries()) {
+      // One client per attempt: wrong tokens are throttled per client (next test).
+      const headers = { ...wrong, "CF-Connecting-IP": `198.51.100.${i + 1}` };
       const list = await admin(CONTACT_PATHS.adminMessages, { headers });
       expect(list.status).toBe(401);
       expect(list.headers.get("WWW-Authenticate")).toMatch(/^Bearer/);
@@ -217,6 +219,28 @@ describe("admin routes", () => {
       expect(remove.status).toBe(401);
     }
     expect(await storedRow(id)).toBeDefined();
+  });
+
+  it("throttle a client after 5 wrong tokens a minute: 429 with Retry-After, even for the right token", async () => {
+    const client = { "CF-Connecting-IP": "203.0.113.77" };
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      const response = await admin(CONTACT_PATHS.adminMessages, {
+        headers: { ...bearer(`guess-${i}`), ...client },
+      });
+      statuses.push(response.status);
+    }
+    expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
+    expect(statuses.slice(6)).toEqual([429, 429, 429, 429, 429, 429]);
+    const right = await admin(CONTACT_PATHS.adminMessages, { headers: { ...bearer(TOKEN), ...client } });
+    expect(right.status).toBe(429);
+    expect(right.headers.get("Retry-After")).toMatch(/^\d+$/);
+    expect((await errorOf(right)).error.code).toBe("RATE_LIMITED");
+    // Another client with the right token is served.
+    const other = await admin(CONTACT_PATHS.adminMessages, {
+      headers: { ...bearer(TOKEN), "CF-Connecting-IP": "203.0.113.78" },
+    });
+    expect(other.status).toBe(200);
   });
 
   it("list messages newest first, page by page", async () => {

@@ -76,6 +76,21 @@ describe("size limits", () => {
     expect(body.error.code).toBe("TOO_MANY_FILES");
     expect(body.error.context?.max_files).toBe(max);
   });
+
+  it("refuses more text fields than any tool has options as 400 BAD_REQUEST, not TOO_MANY_FILES", async () => {
+    const client = new ApiClient();
+    const png = await makePng(4, 4, () => [255, 0, 0, 255]);
+    const fields = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`field${i}`, "x"]));
+    const response = await client.send(
+      "POST",
+      API_PATHS.imageConvert,
+      form("file", [{ name: "a.png", bytes: png }], { target_format: "jpg", ...fields }),
+    );
+    expect(response.status).toBe(400);
+    const body = await errorOf(response);
+    expect(body.error.code).toBe("BAD_REQUEST");
+    expect(body.error.context?.max_fields).toBe(16);
+  });
 });
 
 describe("file checks", () => {

@@ -180,8 +180,13 @@ export async function receiveUpload<T>(
   const fields: Record<string, string> = {};
   const total = { bytes: 0 };
   let parts = 0;
+  let textFields = 0;
   try {
     for (let part = await reader.nextPart(); part !== null; part = await reader.nextPart()) {
+      // Text fields are options, not files: too many of them is a malformed form, not TOO_MANY_FILES.
+      if (part.filename === undefined && ++textFields > MAX_TEXT_FIELDS) {
+        throw new AppError("BAD_REQUEST", "Too many form fields", { max_fields: MAX_TEXT_FIELDS });
+      }
       if (++parts > plan.maxFiles + MAX_TEXT_FIELDS) throw tooManyFiles(plan);
       if (part.name === undefined) continue;
       if (part.filename === undefined) {
