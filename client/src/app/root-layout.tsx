@@ -8,6 +8,7 @@ import { FALLBACK_LANGUAGE } from "../lib/contract";
 import { currentLanguage } from "../lib/i18n/i18n";
 import { rememberLanguage } from "../lib/i18n/language-cookie";
 import { languageOfPath } from "../lib/i18n/language-path";
+import { useFocusOnNavigation } from "../lib/use-focus-on-navigation";
 import { Footer } from "./footer";
 import { Header } from "./header";
 
@@ -36,6 +37,7 @@ function useLanguageFromPath() {
 export function RootLayout() {
   const { t } = useTranslation();
   useLanguageFromPath();
+  useFocusOnNavigation();
   return (
     <>
       <a className="skip-link" href="#main">
