@@ -16,3 +16,12 @@ export function selectPageRanges(text: string | undefined, pageCount: number): r
   }
   return parsed.ranges;
 }
+
+/** The distinct pages (0-based, in page order) that `text` covers (blank: every page). */
+export function pagesToStamp(text: string | undefined, pageCount: number): number[] {
+  const pages = new Set<number>();
+  for (const { start, end } of selectPageRanges(text, pageCount)) {
+    for (let page = start; page <= end; page++) pages.add(page - 1);
+  }
+  return [...pages].sort((a, b) => a - b);
+}

@@ -48,6 +48,8 @@ export function placeForm(
 export interface Stamp {
   readonly form: mupdf.PDFObject;
   readonly matrix: mupdf.Matrix;
+  /** Drawn in text render mode 3 (no paint): text that extractors read and nobody sees. */
+  readonly invisible?: boolean;
 }
 
 export interface StampOptions {
@@ -108,7 +110,8 @@ export function drawStamps(
       xobjects.put(name, stamp.form);
       names.set(key, name);
     }
-    drawn.push(`q ${stamp.matrix.map(number).join(" ")} cm /${name} Do Q`);
+    const mode = stamp.invisible === true ? "3 Tr " : "";
+    drawn.push(`q ${mode}${stamp.matrix.map(number).join(" ")} cm /${name} Do Q`);
   }
   resources.put("XObject", xobjects);
   if (state !== "") resources.put("ExtGState", states);

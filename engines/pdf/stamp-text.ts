@@ -14,6 +14,12 @@ import { type DrawnGlyph, recordGlyphs } from "../markdown/glyph-text.ts";
 /** A line of text as a form XObject of the target document: its box is [0 0 width height]. */
 export interface TextForm {
   readonly form: mupdf.PDFObject;
+  /**
+   * The same drawing under an empty ActualText, so text extractors skip it: for text turned at an
+   * angle other than a quarter, which Poppler reads as scattered letters (measured: "DR AF T"),
+   * drawn beside an invisible upright copy of `form` that carries the text.
+   */
+  readonly silent: mupdf.PDFObject;
   readonly width: number;
   readonly height: number;
 }
@@ -48,6 +54,8 @@ interface LaidOutLine {
   readonly top: number;
   readonly width: number;
   readonly height: number;
+  /** The written content stream before ActualText was added (set once written). */
+  plain: string;
 }
 
 function layoutLine(text: string, style: TextStyle): LaidOutLine {
@@ -63,7 +71,15 @@ function layoutLine(text: string, style: TextStyle): LaidOutLine {
   const right = Math.max(...glyphs.map((glyph) => glyph.x + glyph.advance), left + 1);
   const baseline = glyphs[0]?.y ?? style.size;
   const top = baseline - ASCENT * style.size;
-  return { document, glyphs, left, top, width: right - left, height: (ASCENT + DESCENT) * style.size };
+  return {
+    document,
+    glyphs,
+    left,
+    top,
+    width: right - left,
+    height: (ASCENT + DESCENT) * style.size,
+    plain: "",
+  };
 }
 
 /**
@@ -94,6 +110,7 @@ export async function textForms(
     try {
       for (const [index, line] of lines.entries()) {
         const contents = stamp.findPage(index).get("Contents");
+        line.plain = contents.readStream().asString();
         // The glyphs were recorded before the move: their text is what matters, not their place.
         const moved = line.glyphs.map((glyph) => ({
           ...glyph,
@@ -125,13 +142,16 @@ function graftForms(target: mupdf.PDFDocument, stamp: mupdf.PDFDocument, lines: 
             "\n",
           )
         : contents.readStream().asString();
-      const form = target.addStream(bytes, {
+      const resources = map.graftObject(page.get("Resources"));
+      const dictionary = {
         Type: "XObject",
         Subtype: "Form",
         BBox: [0, 0, line.width, line.height],
-        Resources: map.graftObject(page.get("Resources")),
-      });
-      return { form, width: line.width, height: line.height };
+        Resources: resources,
+      };
+      const form = target.addStream(bytes, dictionary);
+      const silent = target.addStream(`/Span<</ActualText<FEFF>>>BDC\n${line.plain}\nEMC\n`, dictionary);
+      return { form, silent, width: line.width, height: line.height };
     });
   } finally {
     map.destroy();

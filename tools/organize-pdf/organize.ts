@@ -6,14 +6,10 @@
  * before it. Turns are added to each page's /Rotate: nothing is redrawn.
  */
 import type * as mupdf from "mupdf";
-import { AppError, type JobFacts, pageRangeErrorContext } from "../../contract/index.ts";
-import { openPdf, wasRepaired } from "../../engines/pdf/open-pdf.ts";
-import { asPdfJobError, savePdf } from "../../engines/pdf/write-pdf.ts";
+import { AppError, pageRangeErrorContext } from "../../contract/index.ts";
+import { editPdf } from "../../engines/pdf/edit-pdf.ts";
 import type { EngineHandler } from "../../engines/types.ts";
 import { type OrderedPage, parseOrder } from "./page-order.ts";
-
-/** Lossless save: unused objects (removed pages) dropped, streams deflated, objects packed. */
-const SAVE_OPTIONS = "garbage=compact,compress,objstms";
 
 /** Size of a blank page when the order has no other page to take it from: A4. */
 const A4: mupdf.Rect = [0, 0, 595.28, 841.89];
@@ -33,15 +29,8 @@ const PAGE_KEYS = [
 /** Entries a page can inherit from the page tree: a copy holds them itself. */
 const INHERITED_KEYS = ["Resources", "MediaBox", "CropBox", "Rotate"];
 
-export const organizePdf: EngineHandler<{ order?: string | undefined }> = async (
-  inputs,
-  options,
-  progress,
-) => {
-  const input = inputs[0];
-  if (input === undefined) throw new AppError("NO_FILE", "No PDF to organize.");
-  const doc = openPdf(input.bytes, 0);
-  try {
+export const organizePdf: EngineHandler<{ order?: string | undefined }> = (inputs, options, progress) =>
+  editPdf(inputs, "organize", progress, async (doc) => {
     const count = doc.countPages();
     const parsed = parseOrder(options.order, count);
     if (!parsed.ok) {
@@ -64,22 +53,13 @@ export const organizePdf: EngineHandler<{ order?: string | undefined }> = async 
       object.put("Rotate", (rotationOf(object) + page.rotate) % 360);
       turned++;
     }
-    const facts: JobFacts = {
-      pages: order.length,
-      removed_pages: count - new Set(order.map((page) => page.source).filter((source) => source > 0)).size,
+    const kept = new Set(order.map((page) => page.source).filter((source) => source > 0));
+    return {
+      removed_pages: count - kept.size,
       blank_pages: order.filter((page) => page.source === 0).length,
       turned_pages: turned,
-      ...(wasRepaired(doc) ? { repaired_files: 1 } : {}),
     };
-    const bytes = savePdf(doc, SAVE_OPTIONS);
-    progress(100);
-    return { bytes, facts };
-  } catch (error) {
-    throw asPdfJobError(error, "organize", { file_index: 0 });
-  } finally {
-    doc.destroy();
-  }
-};
+  });
 
 /**
  * The 0-based page indices to rearrange into, one per ordered page: a source page the first time,

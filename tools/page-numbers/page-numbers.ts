@@ -4,33 +4,18 @@
  * page's rotation and crop box decide where "bottom right" is. Nothing else on the page changes.
  */
 import type { z } from "zod";
-import { AppError } from "../../contract/index.ts";
-import { openPdf, wasRepaired } from "../../engines/pdf/open-pdf.ts";
-import { selectPageRanges } from "../../engines/pdf/page-selection.ts";
+import { editPdf } from "../../engines/pdf/edit-pdf.ts";
+import { pagesToStamp } from "../../engines/pdf/page-selection.ts";
 import { drawStamps, pageFrame, placeForm } from "../../engines/pdf/stamp-place.ts";
 import { textForms } from "../../engines/pdf/stamp-text.ts";
-import { asPdfJobError, savePdf } from "../../engines/pdf/write-pdf.ts";
 import type { EngineHandler } from "../../engines/types.ts";
 import { pageLabel } from "./page-label.ts";
 import type tool from "./tool.ts";
 
 type Options = z.output<(typeof tool)["options"]>;
 
-const SAVE_OPTIONS = "garbage=compact,compress,objstms";
-
-/** The distinct pages (0-based, in page order) the ranges cover. */
-export function pagesToStamp(ranges: string | undefined, count: number): number[] {
-  const pages = new Set<number>();
-  for (const { start, end } of selectPageRanges(ranges, count))
-    for (let p = start; p <= end; p++) pages.add(p - 1);
-  return [...pages].sort((a, b) => a - b);
-}
-
-export const addPageNumbers: EngineHandler<Options> = async (inputs, options, progress) => {
-  const input = inputs[0];
-  if (input === undefined) throw new AppError("NO_FILE", "No PDF to number.");
-  const doc = openPdf(input.bytes, 0);
-  try {
+export const addPageNumbers: EngineHandler<Options> = (inputs, options, progress) =>
+  editPdf(inputs, "number", progress, async (doc) => {
     const pages = pagesToStamp(options.pages, doc.countPages());
     const total = options.start + pages.length - 1;
     const labels = pages.map((_, k) => pageLabel(options.start + k, total, options));
@@ -55,19 +40,5 @@ export const addPageNumbers: EngineHandler<Options> = async (inputs, options, pr
       });
       progress(40 + Math.round(((k + 1) / pages.length) * 50));
     }
-    const bytes = savePdf(doc, SAVE_OPTIONS);
-    progress(100);
-    return {
-      bytes,
-      facts: {
-        pages: doc.countPages(),
-        numbered_pages: pages.length,
-        ...(wasRepaired(doc) ? { repaired_files: 1 } : {}),
-      },
-    };
-  } catch (error) {
-    throw asPdfJobError(error, "numbering", { file_index: 0 });
-  } finally {
-    doc.destroy();
-  }
-};
+    return { numbered_pages: pages.length };
+  });
