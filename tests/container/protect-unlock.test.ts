@@ -4,7 +4,7 @@
  * password given as UTF-8 bytes, as a terminal would) and its --decrypt.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as mupdf from "mupdf";
@@ -17,6 +17,7 @@ import mergeTool from "../../tools/merge-pdf/tool.ts";
 import { permissionValue, protectPdf } from "../../tools/protect/protect-pdf.ts";
 import protectTool from "../../tools/protect/tool.ts";
 import { unlockPdf } from "../../tools/unlock/unlock-pdf.ts";
+import { bytesOf, corpus, corpusFiles } from "./corpus-files.ts";
 import { engineFailure } from "./engine-failure.ts";
 import { pageText, pageTexts, pdfInput, save, textPdf, textPdfDocument } from "./fixtures.ts";
 
@@ -226,4 +227,21 @@ describe("protected inputs of the other PDF tools", () => {
     expect(inputPasswords(protectTool, { password: "new", input_password: "old" }, 1)).toEqual(["old"]);
     expect(inputPasswords(mergeTool, { password: "p", passwords: ["", "q"] }, 3)).toEqual(["p", "q", "p"]);
   });
+});
+
+describe.skipIf(!existsSync(corpus))("protect and unlock on the corpus", () => {
+  const files = existsSync(corpus)
+    ? corpusFiles().filter((f) => f.encrypted === "no" && f.pages > 0 && f.pages < 500)
+    : [];
+
+  it("protects every unencrypted file (qpdf opens it, R6, with a Hindi password) and unlocks it with its pages", async () => {
+    expect(files.length).toBeGreaterThan(0);
+    for (const f of files) {
+      const { bytes } = await protect(bytesOf(f.file), { password: HINDI });
+      const report = qpdfEncryption(bytes, HINDI);
+      expect([f.file, report.text.includes("R = 6")]).toEqual([f.file, true]);
+      const back = await unlockPdf([pdfInput(f.file, bytes)], { password: HINDI }, noProgress);
+      expect([f.file, back.facts.pages]).toEqual([f.file, f.pages]);
+    }
+  }, 240_000);
 });

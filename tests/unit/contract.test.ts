@@ -3,15 +3,18 @@ import {
   CUSTOM_QUALITY,
   ERROR_CODES,
   errorStatus,
+  inputPasswordNames,
   isTransient,
   jpegQuality,
   LANGUAGE_CODES,
   POLLING,
   parseToolOptions,
   QUALITY_PRESETS,
+  secretOptionNames,
   sniffFileKind,
   TOOL_IDS,
   TOOLS,
+  type ToolId,
 } from "../../contract/index.ts";
 
 /** Tool ids of the spec (§2 tools index order, then the image tools). */
@@ -87,6 +90,29 @@ describe("tool declarations", () => {
     expect(parseToolOptions("png-to-jpg", {})).toEqual({ success: true, data: { quality: "medium" } });
     expect(parseToolOptions("compress-image", {})).toEqual({ success: true, data: { quality: "medium" } });
     expect(parseToolOptions("pdf-to-word", {})).toEqual({ success: true, data: { ocr: false } });
+  });
+
+  it("lets every PDF tool open a protected input with its password, and keeps passwords secret", () => {
+    const opening = [
+      "merge-pdf",
+      "split-pdf",
+      "compress-pdf",
+      "pdf-to-word",
+      "pdf-to-excel",
+      "pdf-to-jpg",
+      "protect",
+    ];
+    for (const id of opening)
+      expect(inputPasswordNames(TOOLS[id as ToolId].options).length, id).toBeGreaterThan(0);
+    expect(secretOptionNames(TOOLS.protect.options).sort()).toEqual([
+      "input_password",
+      "owner_password",
+      "password",
+    ]);
+    expect(secretOptionNames(TOOLS.unlock.options)).toEqual(["password"]);
+    // Unlock opens its input itself: its password must reach the engine, not the shared opening step.
+    expect(inputPasswordNames(TOOLS.unlock.options)).toEqual([]);
+    expect(secretOptionNames(TOOLS["png-to-jpg"].options)).toEqual([]);
   });
 
   it("checks option ranges", () => {
