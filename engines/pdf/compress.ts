@@ -2,6 +2,7 @@ import type * as mupdf from "mupdf";
 import { AppError, type JobFacts } from "../../contract/index.ts";
 import type { EngineHandler } from "../types.ts";
 import { mergeDuplicateStreams } from "./compress-duplicates.ts";
+import { extractFontCollections } from "./compress-font-collections.ts";
 import { subsetFonts } from "./compress-fonts.ts";
 import { recompressImages } from "./compress-images.ts";
 import { COMPRESSION_LEVELS, type CompressionLevelName } from "./compress-levels.ts";
@@ -79,6 +80,7 @@ export const compressPdf: EngineHandler<{ quality: CompressionLevelName }> = asy
 /** Subsetting is an optimisation: a font MuPDF cannot subset leaves the document as it was. */
 function trySubsetFonts(pdf: mupdf.PDFDocument): boolean {
   try {
+    extractFontCollections(pdf);
     subsetFonts(pdf);
     return true;
   } catch {

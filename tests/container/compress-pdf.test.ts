@@ -84,6 +84,32 @@ function drawImages(
   contents.writeStream(`${drawing} ${contents.readStream().asString()}`);
 }
 
+/**
+ * A TrueType collection of `fonts`: a "ttcf" header with one table directory per face, each
+ * pointing at that face's tables, which follow unchanged (every font file keeps its own offsets
+ * shifted by where it now starts).
+ */
+function collection(fonts: readonly Uint8Array[]): Uint8Array {
+  const header = 12 + 4 * fonts.length;
+  const out = new Uint8Array(header + fonts.reduce((sum, font) => sum + font.length, 0));
+  const view = new DataView(out.buffer);
+  view.setUint32(0, 0x74746366);
+  view.setUint32(4, 0x00010000);
+  view.setUint32(8, fonts.length);
+  let at = header;
+  for (const [index, font] of fonts.entries()) {
+    view.setUint32(12 + 4 * index, at);
+    out.set(font, at);
+    const tables = view.getUint16(at + 4);
+    for (let table = 0; table < tables; table++) {
+      const record = at + 12 + 16 * table + 8;
+      view.setUint32(record, view.getUint32(record) + at);
+    }
+    at += font.length;
+  }
+  return out;
+}
+
 /** Three pages of text with a form field, bookmarks and links; page 1 draws a 2400×1800 photo at 200×150 pt. */
 function photoPdf(): Uint8Array {
   const doc = textPdfDocument("Compress", 3, {
@@ -265,6 +291,32 @@ describe("compressPdf", () => {
     expect(drawnBefore.some((value) => value < 128)).toBe(true);
     expect(Buffer.from(drawnAfter).equals(Buffer.from(drawnBefore))).toBe(true);
     expect(pageTexts(after)).toEqual(pageTexts(before));
+  });
+
+  it("subsets a font embedded as a whole TrueType collection, using the face the PDF names", async () => {
+    const face = (name: string) =>
+      new Uint8Array(
+        readFileSync(fileURLToPath(import.meta.resolve(`pdfjs-dist/standard_fonts/${name}.ttf`))),
+      );
+    const [bold, regular] = [face("LiberationSans-Bold"), face("LiberationSans-Regular")];
+    const doc = new mupdf.PDFDocument();
+    const font = doc.addSimpleFont(new mupdf.Font("Liberation Sans", regular), "Latin");
+    const resources = doc.addObject({ Font: { F: font } });
+    doc.insertPage(
+      -1,
+      doc.addPage([0, 0, 595, 842], 0, resources, "BT /F 24 Tf 72 720 Td (Collection) Tj ET"),
+    );
+    // The regular face is the second of the collection, as Cambria Math is in Cambria.ttc.
+    font.get("FontDescriptor", "FontFile2").writeStream(collection([bold, regular]));
+    font.get("FontDescriptor").put("FontName", doc.newName("LiberationSans"));
+    const input = save(doc, "compress");
+    const { bytes } = await compress(input);
+    const fontFile = openPdf(bytes).findPage(0).get("Resources", "Font", "F", "FontDescriptor", "FontFile2");
+    const program = fontFile.readStream().asUint8Array();
+    expect(new TextDecoder().decode(program.subarray(0, 4))).not.toBe("ttcf");
+    expect(program.length).toBeLessThan(regular.length / 4);
+    expect(pageTexts(openPdf(bytes))).toEqual(pageTexts(openPdf(input)));
+    expect(pageOneSsim(input, bytes)).toBeGreaterThanOrEqual(0.99);
   });
 
   it("drops resources no content names and keeps those it does", async () => {
