@@ -100,12 +100,17 @@ export function startTaskRoute(path: string): Handler<AppEnv> {
     const taskId = await newTaskId(c.env.CSRF_SECRET);
     const sink = r2Sink(c.env.FILES, taskId);
     const upload = await receiveUpload(c.req.raw, uploadPlanFor(candidates), sink);
-    const tool = await createTask(c.env, path, taskId, query, { ...query, ...upload.fields }, upload.files).catch(
-      async (error: unknown) => {
-        await sink.discard(upload.files);
-        throw error;
-      },
-    );
+    const tool = await createTask(
+      c.env,
+      path,
+      taskId,
+      query,
+      { ...query, ...upload.fields },
+      upload.files,
+    ).catch(async (error: unknown) => {
+      await sink.discard(upload.files);
+      throw error;
+    });
     if (answersWithBlob(tool, query)) return waitForResult(c, taskId);
     return c.json(taskStartResponseSchema.parse({ task_id: taskId }), 202);
   };

@@ -9,7 +9,7 @@
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { AppError, type ContainerToolId, TOOLS } from "../../contract/index.ts";
+import { AppError, type ContainerToolId, declarationOf, TOOLS } from "../../contract/index.ts";
 import { inspectPdf } from "../../engines/pdf/inspect.ts";
 import { checkPageLimit } from "../../engines/pdf/page-limit.ts";
 import { warmRenderThreads } from "../../engines/pdf/render-threads.ts";
@@ -35,7 +35,7 @@ async function runTool(task: ToolTask, id: number): Promise<TaskResult> {
     reported = value;
     send({ type: "progress", id, percent: value });
   };
-  checkPageLimit(inputs, TOOLS[task.tool].input.maxPages);
+  checkPageLimit(inputs, declarationOf(task.tool).input.maxPages);
   const handler = handlers[task.tool] as ToolHandler<ContainerToolId>;
   const output = await handler(inputs, task.options, progress);
   const path = join(task.dir, "out-0");
