@@ -410,7 +410,8 @@ export function agreement(
   if (image) {
     if (code === "IMAGE_DAMAGED") return image.decodes ? null : "sharp cannot decode it either";
     if (code === "UNSUPPORTED_FILE_TYPE")
-      return image.kind === undefined || !(TOOLS[tool].input.kinds as readonly FileKind[]).includes(image.kind as FileKind)
+      return image.kind === undefined ||
+        !(TOOLS[tool].input.kinds as readonly FileKind[]).includes(image.kind as FileKind)
         ? "sharp does not read it as a kind the tool takes"
         : null;
     if (code === "IMAGE_TOO_LARGE") {

@@ -85,7 +85,9 @@ const XMP_PADDING = /\s{64,}(<\?xpacket end=)/;
 function slimDocumentMetadata(metadata: mupdf.PDFObject): number {
   if (!metadata.isStream()) return 0;
   try {
-    const xml = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(metadata.readStream().asUint8Array());
+    const xml = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(
+      metadata.readStream().asUint8Array(),
+    );
     const slim = xml.replace(PRIVATE_XMP_ELEMENT, "").replace(XMP_PADDING, "\n$1");
     if (slim.length === xml.length) return 0;
     metadata.writeStream(new TextEncoder().encode(slim));
