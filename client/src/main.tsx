@@ -9,11 +9,10 @@ import { createRoot, hydrateRoot } from "react-dom/client";
 import { createBrowserRouter } from "react-router";
 import { RouterProvider } from "react-router/dom";
 import { AppShell } from "./app/app";
-import { firstPageHydrated } from "./app/page-ready";
 import { reloadOnPreloadError } from "./app/preload-error";
 import { preloadRoute, routes } from "./app/router";
 import { isLanguageCode } from "./lib/contract";
-import i18next, { currentLanguage, i18nReady } from "./lib/i18n/i18n";
+import i18next, { i18nReady } from "./lib/i18n/i18n";
 import { yieldToMain } from "./lib/yield-to-main";
 
 reloadOnPreloadError();
@@ -21,14 +20,13 @@ reloadOnPreloadError();
 /**
  * The page's HTML was prerendered (scripts/prerender.ts) for one path in one language, named on
  * #root. The app hydrates it when the visitor gets exactly that path (an unknown path served the home
- * page: it renders afresh). A visitor whose language (stored choice or browser's, on an unprefixed
- * path) is another one gets the page hydrated in the language it was sent in, then shown in theirs.
+ * page: it renders afresh). The page's language is its address's (lib/i18n/i18n.ts), the one it was
+ * prerendered in.
  */
 async function start(root: HTMLElement) {
   await i18nReady;
   const router = createBrowserRouter(routes);
   const pageLanguage = root.dataset.language;
-  const visitorLanguage = currentLanguage();
   const app = (
     <StrictMode>
       <AppShell>
@@ -40,10 +38,6 @@ async function start(root: HTMLElement) {
     root.replaceChildren();
     createRoot(root).render(app);
     return;
-  }
-  if (pageLanguage !== visitorLanguage) {
-    await i18next.changeLanguage(pageLanguage);
-    void firstPageHydrated.then(() => i18next.changeLanguage(visitorLanguage));
   }
   // Every string the page shows and every module it renders (its lazy page, layout and tool screen)
   // are loaded before hydrating, so the first client render matches the HTML without suspending.

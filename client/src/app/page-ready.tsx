@@ -3,15 +3,6 @@ import { useLocation } from "react-router";
 import { useHydrated } from "../lib/use-hydrated";
 import { yieldToMain } from "../lib/yield-to-main";
 
-let markHydrated = () => {};
-/**
- * Settles once the first page shown has hydrated, all of it: React hydrates the app's shell first and
- * each Suspense boundary (the main area's page) in a pass of its own, after which PageReady runs.
- */
-export const firstPageHydrated = new Promise<void>((resolve) => {
-  markHydrated = resolve;
-});
-
 /**
  * Marks the document once the page in the main area has hydrated: `<html data-page-ready="/de/tools/merge-pdf">`.
  * Browser tests wait for it before using a prerendered page, whose controls do nothing until then.
@@ -24,7 +15,6 @@ export function PageReady() {
   useEffect(() => {
     if (!hydrated) return;
     document.documentElement.dataset.pageReady = pathname;
-    markHydrated();
   }, [pathname, hydrated]);
   return null;
 }
