@@ -116,6 +116,8 @@ export interface PdfReference {
   readonly pages: number | undefined;
   /** pdftotext finds some text on the first pages. */
   readonly hasText: boolean;
+  /** `qpdf --check` passes (exit 0 or 3, warnings only): else an output may keep what it finds. */
+  readonly clean: boolean;
 }
 
 export async function pdfReference(file: string): Promise<PdfReference> {
@@ -123,7 +125,9 @@ export async function pdfReference(file: string): Promise<PdfReference> {
   const encrypted = /password/i.test(info.stderr);
   const pages = Number(/^Pages:\s+(\d+)/m.exec(info.stdout)?.[1] ?? Number.NaN);
   const text = info.code === 0 ? await exec("pdftotext", ["-l", "30", file, "-"]) : undefined;
+  const check = await exec("qpdf", ["--check", file]);
   return {
+    clean: check.code === 0 || check.code === 3,
     readable: info.code === 0,
     encrypted,
     pages: Number.isFinite(pages) ? pages : undefined,
@@ -202,10 +206,19 @@ export async function imageReference(bytes: Uint8Array): Promise<ImageReference>
 
 const head = (bytes: Uint8Array) => bytes.subarray(0, SNIFF_BYTES);
 
-async function checkPdf(bytes: Uint8Array, pages: number | undefined): Promise<string | null> {
+/**
+ * A PDF output passes `qpdf --check` and has `pages` pages. When the input itself fails the check
+ * (`inputClean` false: a broken content stream a lossless tool copies as it is), only the count is
+ * required.
+ */
+async function checkPdf(
+  bytes: Uint8Array,
+  pages: number | undefined,
+  inputClean = true,
+): Promise<string | null> {
   if (sniffFileKind(head(bytes)) !== "pdf") return "output is not a PDF";
   const problem = await qpdfProblem(bytes);
-  if (problem) return problem;
+  if (problem && inputClean) return problem;
   if (pages === undefined) return null;
   const actual = await pdfPages(bytes);
   return actual === pages ? null : `${actual} pages, expected ${pages}`;
@@ -275,7 +288,7 @@ function pdfJobs(file: string, reference: PdfReference): SweepJob[] {
     "merge-pdf": {
       path: TOOLS["merge-pdf"].endpoint.path,
       form: () => taskForm("files", [pdf(bytes()), pdf(partner, "partner.pdf")]),
-      check: (out) => checkPdf(out, pages === undefined ? undefined : pages + 1),
+      check: (out) => checkPdf(out, pages === undefined ? undefined : pages + 1, reference.clean),
     },
     "split-pdf": {
       path: TOOLS["split-pdf"].endpoint.path,
@@ -284,7 +297,7 @@ function pdfJobs(file: string, reference: PdfReference): SweepJob[] {
         const parts = entriesOf(out);
         let total = 0;
         for (const part of parts) {
-          const problem = await checkPdf(part, 1);
+          const problem = await checkPdf(part, 1, reference.clean);
           if (problem) return `part: ${problem}`;
           total += 1;
         }
@@ -297,7 +310,7 @@ function pdfJobs(file: string, reference: PdfReference): SweepJob[] {
       check: async (out) => {
         const input = bytes();
         if (out.length > input.length) return `output ${out.length} B larger than input ${input.length} B`;
-        return checkPdf(out, pages);
+        return checkPdf(out, pages, reference.clean);
       },
     },
     "pdf-to-word": {

@@ -110,7 +110,12 @@ const STEXT_OPTIONS = "preserve-whitespace,accurate-bboxes";
 export function readPageText(page: mupdf.Page, index: number, options: ReadOptions = {}): PageText {
   const bounds = page.getBounds();
   const wantImages = options.images ?? true;
-  const stext = page.toStructuredText(wantImages ? `${STEXT_OPTIONS},preserve-images` : STEXT_OPTIONS);
+  // What the page shows: its contents, then its annotations and form fields (a filled form, a
+  // FreeText comment), as text extractors and viewers give them. `page.toStructuredText` reads
+  // the contents alone, so a page whose text is all in fields came out empty.
+  const shown = page.toDisplayList(true);
+  const stext = shown.toStructuredText(wantImages ? `${STEXT_OPTIONS},preserve-images` : STEXT_OPTIONS);
+  shown.destroy();
   const blocks = collectBlocks(stext);
   stext.destroy();
   const drawing = options.rules === false ? { rules: [], fills: [] } : collectDrawing(page, bounds);

@@ -4,6 +4,7 @@ import * as mupdf from "mupdf";
 import { describe, expect, it } from "vitest";
 import { AppError } from "../../contract/index.ts";
 import { type PdfToExcelOptions, pdfToExcel } from "../../engines/pdf/xlsx/pdf-to-xlsx.ts";
+import { COMMENT, FIELD_VALUE, formOnlyPdf } from "../support/form-only-pdf.ts";
 import { amount, day, type PageSpec, span, type TableSpec, tablesPdf } from "../support/table-pdfs.ts";
 import { bytesOf, corpus, corpusFiles } from "./corpus-files.ts";
 import { engineFailure } from "./engine-failure.ts";
@@ -340,6 +341,13 @@ describe("PDF to Excel", () => {
     const scan = await engineFailure(convert(save(doc)));
     expect(scan.code).toBe("PDF_NO_TEXT");
     expect(scan.context).toMatchObject({ file_index: 0 });
+  });
+
+  it("keeps the text of a filled form field and a comment, the page's only text", async () => {
+    const { workbook } = await convert(formOnlyPdf());
+    const text = workbook.worksheets.flatMap((ws) => values(ws).flat()).join(" ");
+    expect(text).toContain(FIELD_VALUE);
+    expect(text).toContain(COMMENT);
   });
 
   it("keeps the text of a page written only sideways (rotated lines) on the text sheet", async () => {

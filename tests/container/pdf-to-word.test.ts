@@ -5,6 +5,7 @@ import type { Run } from "../../engines/pdf/docx/model.ts";
 import { joinLine } from "../../engines/pdf/docx/paragraphs.ts";
 import { pdfToWord } from "../../engines/pdf/pdf-to-word.ts";
 import { docxParts, listLabels, pageNumbering, paragraphsOf, tablesOf, textOf } from "../support/docx.ts";
+import { COMMENT, FIELD_VALUE, formOnlyPdf } from "../support/form-only-pdf.ts";
 import { engineFailure } from "./engine-failure.ts";
 import { encryptedPdf, heavyPdf, irreparablePdf, pdfInput, repairablePdf } from "./fixtures.ts";
 import { drawnPdf, type GlyphText, htmlPdf, textAt } from "./rich-pdf.ts";
@@ -674,6 +675,13 @@ describe("PDF to Word", () => {
       ],
     ]);
     expect(parts.document).toMatch(/<w:bidiVisual\/>/);
+  });
+
+  it("keeps the text of a filled form field and a comment, the page's only text", async () => {
+    const { paragraphs } = await convert(formOnlyPdf());
+    const text = paragraphs.map((p) => p.text).join("\n");
+    expect(text).toContain(FIELD_VALUE);
+    expect(text).toContain(COMMENT);
   });
 
   it("refuses bad input with its code", async () => {

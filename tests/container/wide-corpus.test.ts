@@ -35,12 +35,12 @@ describe.skipIf(!present)("a slice of the wide corpus through the API", () => {
     expect(slice.length).toBeGreaterThan(60);
     const results = await withStack({ raiseLimits: true }, (url) => {
       const client = new BenchClient(url);
-      return runPool(slice, 2, (job) => runJob(client, job, 60_000, references));
+      return runPool(slice, 2, (job) => runJob(client, job, 120_000, references));
     });
     const defects = results
       .filter((r) => r.verdict === "defect")
       .map((r) => `${r.tool} ${r.file}: ${r.outcome} — ${r.detail}`);
     expect(defects).toEqual([]);
     expect(new Set(results.map((r) => r.tool)).size).toBeGreaterThanOrEqual(8);
-  }, 300_000);
+  }, 480_000);
 });
