@@ -114,32 +114,35 @@ function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
-/** Pause before restarting a converter that exited on its own; doubles up to the maximum. */
+/** Pause before restarting a process that exited on its own; doubles up to the maximum. */
 const RESTART_DELAY_MS = 500;
 const MAX_RESTART_DELAY_MS = 8000;
-/** A converter that ran this long is considered healthy again: the delay starts over. */
+/** A process that ran this long is considered healthy again: the delay starts over. */
 const STABLE_MS = 30_000;
 
+export interface Supervised {
+  /** The process running now (a new one after each restart). */
+  readonly child: ChildProcess;
+  /** Stops it for good: no restart follows. */
+  stop(): Promise<void>;
+}
+
 /**
- * The converter process, restarted with a short backoff whenever it exits without being asked to
- * (a crash, `kill -9`), so the site keeps working; each restart is logged.
+ * A process of the local stack, restarted with a backoff (0.5 s doubling to 8 s, reset after 30 s
+ * of running) whenever it exits without being asked to (a crash, `kill -9`, a config error on
+ * reload), so the site comes back by itself; each exit and restart is logged under `label`.
  */
-export function supervisedConverter(env: NodeJS.ProcessEnv, stdio: "ignore" | "inherit") {
+export function supervise(label: string, launch: () => ChildProcess): Supervised {
   let stopping = false;
   let delay = RESTART_DELAY_MS;
   let child: ChildProcess;
   const start = () => {
     const startedAt = Date.now();
-    child = spawn(process.execPath, [join(ROOT, "container/src/main.ts")], {
-      cwd: ROOT,
-      env,
-      stdio,
-      detached: true,
-    });
+    child = launch();
     child.once("exit", (code, signal) => {
       if (stopping) return;
       if (Date.now() - startedAt > STABLE_MS) delay = RESTART_DELAY_MS;
-      console.error(`[stack] converter exited (${code ?? signal}); restarting in ${delay} ms`);
+      console.error(`[stack] ${label} exited (${code ?? signal}); restarting in ${delay} ms`);
       setTimeout(() => {
         if (!stopping) start();
       }, delay);
@@ -158,6 +161,13 @@ export function supervisedConverter(env: NodeJS.ProcessEnv, stdio: "ignore" | "i
   };
 }
 
+/** The converter process, supervised (see `supervise`). */
+export function supervisedConverter(env: NodeJS.ProcessEnv, stdio: "ignore" | "inherit"): Supervised {
+  return supervise("converter", () =>
+    spawn(process.execPath, [join(ROOT, "container/src/main.ts")], { cwd: ROOT, env, stdio, detached: true }),
+  );
+}
+
 /** Starts converter + Worker and resolves once both answer. The client must already be built. */
 export async function startStack(options: StackOptions): Promise<Stack> {
   const secrets = ensureDevVars();
@@ -173,33 +183,35 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     },
     stdio,
   );
-  const wrangler = spawn(
-    node,
-    [
-      join(ROOT, "node_modules/wrangler/bin/wrangler.js"),
-      "dev",
-      "--ip",
-      "127.0.0.1",
-      "--port",
-      String(options.port),
-      "--persist-to",
-      options.persistTo,
-      "--var",
-      `CONVERTER_URL:${converterUrl}`,
-      "--show-interactive-dev-session=false",
-      ...(options.wranglerConfig === undefined ? [] : ["--config", options.wranglerConfig]),
-      "--inspector-port",
-      String(options.port + 1000),
-    ],
-    { cwd: ROOT, env: offlineWranglerEnv(), stdio, detached: true },
+  const wrangler = supervise("wrangler dev", () =>
+    spawn(
+      node,
+      [
+        join(ROOT, "node_modules/wrangler/bin/wrangler.js"),
+        "dev",
+        "--ip",
+        "127.0.0.1",
+        "--port",
+        String(options.port),
+        "--persist-to",
+        options.persistTo,
+        "--var",
+        `CONVERTER_URL:${converterUrl}`,
+        "--show-interactive-dev-session=false",
+        ...(options.wranglerConfig === undefined ? [] : ["--config", options.wranglerConfig]),
+        "--inspector-port",
+        String(options.port + 1000),
+      ],
+      { cwd: ROOT, env: offlineWranglerEnv(), stdio, detached: true },
+    ),
   );
   const stack: Stack = {
     url: `http://127.0.0.1:${options.port}`,
-    stop: () => Promise.all([stopChild(wrangler), converter.stop()]).then(() => undefined),
+    stop: () => Promise.all([wrangler.stop(), converter.stop()]).then(() => undefined),
   };
   try {
     await waitFor(`${converterUrl}/healthz`, converter.child, "converter");
-    await waitFor(`${stack.url}/api/pdf/csrf-token`, wrangler, "wrangler dev");
+    await waitFor(`${stack.url}/api/pdf/csrf-token`, wrangler.child, "wrangler dev");
   } catch (error) {
     await stack.stop();
     throw error;

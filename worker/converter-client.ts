@@ -132,32 +132,76 @@ async function readJobStream(response: Response, handlers: JobHandlers): Promise
   }
 }
 
+/**
+ * How long one converter call may take before the Worker stops waiting: a job, the converter's
+ * own per-job limit (JOB_TIMEOUT_MS, 120 s by default, after which it answers JOB_TIMEOUT itself)
+ * plus 60 s to wait for a runner and move the bytes; a page count, 60 s. A converter that says
+ * nothing for that long (stopped, wedged) is treated as unavailable: the task goes back to QUEUED
+ * and is retried within its queue window, then fails with a named error instead of staying in
+ * PROGRESS until retention deletes it.
+ */
+export const CONVERTER_DEADLINES = { jobMs: 180_000, inspectMs: 60_000 } as const;
+export type ConverterDeadlines = { readonly jobMs: number; readonly inspectMs: number };
+
+/**
+ * Runs `work` with an abort signal that fires after `ms` (it cancels the request and its streams);
+ * the call then rejects with CONVERTER_UNAVAILABLE at once, whatever `work` is still waiting for.
+ */
+async function withDeadline<T>(ms: number, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(unavailable(`The converter did not answer within ${ms / 1000} s`));
+      controller.abort();
+    }, ms);
+  });
+  const running = work(controller.signal);
+  // Whatever the abandoned call does after the deadline is of no interest.
+  running.catch(() => undefined);
+  try {
+    return await Promise.race([running, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** The converter protocol over any transport; `secret` goes with every request. */
-export function converterClient(transport: Transport, secret: string): ConverterClient {
+export function converterClient(
+  transport: Transport,
+  secret: string,
+  deadlines: ConverterDeadlines = CONVERTER_DEADLINES,
+): ConverterClient {
   const auth = { [CONVERTER_SECRET_HEADER]: secret };
   return {
-    async runJob(tool, options, inputs, handlers) {
-      const body = new FixedLengthStream(jobStreamLength(options, inputs));
-      // A failed input aborts the body, so the request fails instead of waiting for bytes.
-      writeJobStream(body.writable, options, inputs).catch(() => undefined);
-      const response = await call(transport, `${CONVERTER_JOB_PATH}/${tool}`, {
-        method: "POST",
-        headers: auth,
-        body: body.readable,
+    runJob(tool, options, inputs, handlers) {
+      return withDeadline(deadlines.jobMs, async (signal) => {
+        const body = new FixedLengthStream(jobStreamLength(options, inputs));
+        // A failed input aborts the body, so the request fails instead of waiting for bytes.
+        writeJobStream(body.writable, options, inputs).catch(() => undefined);
+        const response = await call(transport, `${CONVERTER_JOB_PATH}/${tool}`, {
+          method: "POST",
+          headers: auth,
+          body: body.readable,
+          signal,
+        });
+        return readJobStream(response, handlers);
       });
-      return readJobStream(response, handlers);
     },
 
-    async inspectPdf(pdf, password) {
-      const body = fixedLength((await pdf.open()).body, pdf.size);
-      const headers: Record<string, string> = { ...auth, "Content-Type": FILE_KINDS.pdf.mime };
-      if (password !== undefined) headers[CONVERTER_PASSWORD_HEADER] = encodeURIComponent(password);
-      const response = await call(transport, CONVERTER_INSPECT_PDF_PATH, {
-        method: "POST",
-        headers,
-        body,
+    inspectPdf(pdf, password) {
+      return withDeadline(deadlines.inspectMs, async (signal) => {
+        const body = fixedLength((await pdf.open()).body, pdf.size);
+        const headers: Record<string, string> = { ...auth, "Content-Type": FILE_KINDS.pdf.mime };
+        if (password !== undefined) headers[CONVERTER_PASSWORD_HEADER] = encodeURIComponent(password);
+        const response = await call(transport, CONVERTER_INSPECT_PDF_PATH, {
+          method: "POST",
+          headers,
+          body,
+          signal,
+        });
+        return inspectPdfResponseSchema.parse(await response.json());
       });
-      return inspectPdfResponseSchema.parse(await response.json());
     },
 
     async health(timeoutMs) {

@@ -20,6 +20,7 @@ import { findRunningHeads, type PageLines } from "./docx/running-heads.ts";
 import { writeDocx } from "./docx/write-docx.ts";
 import { openPdf, wasRepaired } from "./open-pdf.ts";
 import { readPageText, textLines } from "./structured-text.ts";
+import { asPdfJobError } from "./write-pdf.ts";
 
 export interface PdfToWordOptions {
   /** OCR of scanned pages: not available yet (the screen keeps it off). */
@@ -71,6 +72,9 @@ export const pdfToWord: EngineHandler<PdfToWordOptions> = async (inputs, options
     });
     progress(100);
     return { bytes, facts: factsOf(pages, headings, heads, wasRepaired(doc)) };
+  } catch (error) {
+    // MuPDF's own errors on a file that opened (a page-tree cycle) are damage, as merge says.
+    throw asPdfJobError(error, "conversion to Word", { file_index: 0 });
   } finally {
     doc.destroy();
   }

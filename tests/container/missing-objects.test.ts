@@ -8,9 +8,13 @@ import type * as mupdf from "mupdf";
 import { describe, expect, it } from "vitest";
 import { AppError } from "../../contract/index.ts";
 import { mergePdfs } from "../../engines/pdf/merge.ts";
+import { pdfToWord } from "../../engines/pdf/pdf-to-word.ts";
 import { splitPdf } from "../../engines/pdf/split.ts";
 import type { SplitOptions } from "../../engines/pdf/split-parts.ts";
 import { asPdfJobError } from "../../engines/pdf/write-pdf.ts";
+import { pdfToExcel } from "../../engines/pdf/xlsx/pdf-to-xlsx.ts";
+import type { EngineHandler } from "../../engines/types.ts";
+import { engineFailure } from "./engine-failure.ts";
 import { namedDestinationPdf, openPdf, pageTexts, pdfInput } from "./fixtures.ts";
 
 /** The 0-based page each link of page `index` goes to (-1 when it goes nowhere). */
@@ -56,6 +60,38 @@ describe("a PDF whose links name destinations while its catalog has no /Names", 
       () => {},
     );
     expect(linkTargets(openPdf(output.bytes), 0)).toEqual([2, 2]);
+  });
+});
+
+/** A page tree whose second kid is a /Pages node listing the root again: MuPDF opens it, then finds the cycle. */
+function pageTreeLoopPdf(): Uint8Array {
+  const bodies = [
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 >>",
+    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>",
+    "<< /Type /Pages /Parent 2 0 R /Kids [2 0 R] /Count 1 >>",
+  ];
+  let text = "%PDF-1.7\n";
+  const offsets: number[] = [];
+  bodies.forEach((body, i) => {
+    offsets.push(text.length);
+    text += `${i + 1} 0 obj\n${body}\nendobj\n`;
+  });
+  const xref = text.length;
+  text += `xref\n0 ${bodies.length + 1}\n0000000000 65535 f \n`;
+  for (const offset of offsets) text += `${String(offset).padStart(10, "0")} 00000 n \n`;
+  text += `trailer\n<< /Size ${bodies.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return new TextEncoder().encode(text);
+}
+
+describe("a page tree that loops", () => {
+  it.each([
+    ["merge", mergePdfs],
+    ["pdf-to-word", pdfToWord],
+    ["pdf-to-excel", pdfToExcel],
+  ] as const)("is PDF_DAMAGED in %s, as in every PDF tool", async (_, handler) => {
+    const run = (handler as EngineHandler<object>)([pdfInput("loop.pdf", pageTreeLoopPdf())], {}, () => {});
+    expect((await engineFailure(run)).code).toBe("PDF_DAMAGED");
   });
 });
 

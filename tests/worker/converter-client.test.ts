@@ -170,3 +170,42 @@ describe("converter client", () => {
     expect(seen).toEqual([...seen].sort((a, b) => a - b));
   });
 });
+
+describe("converter call deadlines", () => {
+  /** A converter that accepts the request and never answers (stopped, or a wedged runner). */
+  const silent = (path: string, init: RequestInit) => {
+    void path;
+    return new Promise<Response>((_, reject) => {
+      init.signal?.addEventListener("abort", () => reject(new Error("aborted")));
+    });
+  };
+
+  it("gives up on a silent converter at the deadline with CONVERTER_UNAVAILABLE (retried as QUEUED)", async () => {
+    const client = converterClient(silent, "secret", { jobMs: 300, inspectMs: 200 });
+    const started = Date.now();
+    expect(await codeOf(client.runJob("merge-pdf", {}, [pdfInput(makePdf(1))], ignore))).toBe(
+      "CONVERTER_UNAVAILABLE",
+    );
+    expect(await codeOf(client.inspectPdf(pdfInput(makePdf(1))))).toBe("CONVERTER_UNAVAILABLE");
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  it("gives up on a job stream that stops sending frames", async () => {
+    const stalled = (_: string, init: RequestInit) => {
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(encodeFrame({ type: "progress", percent: 10 }));
+          init.signal?.addEventListener("abort", () => controller.error(new Error("aborted")));
+        },
+      });
+      return Promise.resolve(new Response(body, { headers: { "Content-Type": CONVERTER_STREAM_TYPE } }));
+    };
+    const client = converterClient(stalled, "secret", { jobMs: 300, inspectMs: 200 });
+    const seen: number[] = [];
+    const handlers = { ...ignore, onProgress: (percent: number) => seen.push(percent) };
+    expect(await codeOf(client.runJob("merge-pdf", {}, [pdfInput(makePdf(1))], handlers))).toBe(
+      "CONVERTER_UNAVAILABLE",
+    );
+    expect(seen).toEqual([10]);
+  });
+});

@@ -9,6 +9,7 @@ import { baseName } from "../../file-name.ts";
 import type { EngineHandler } from "../../types.ts";
 import { openPdf, wasRepaired } from "../open-pdf.ts";
 import { selectPageRanges } from "../page-selection.ts";
+import { asPdfJobError } from "../write-pdf.ts";
 import { conventionsOf } from "./cell-values.ts";
 import { joinContinuedTables } from "./join-pages.ts";
 import { type PageTables, tablesOfPage } from "./page-tables.ts";
@@ -66,6 +67,9 @@ export const pdfToExcel: EngineHandler<PdfToExcelOptions> = async (inputs, optio
       ...(wasRepaired(doc) ? { repaired: true } : {}),
     };
     return { bytes: workbook.bytes, facts, name: `${baseName(input.name)}.xlsx` };
+  } catch (error) {
+    // MuPDF's own errors on a file that opened (a page-tree cycle) are damage, as merge says.
+    throw asPdfJobError(error, "conversion to Excel", { file_index: 0 });
   } finally {
     doc.destroy();
   }
