@@ -1,0 +1,35 @@
+/**
+ * Words and numbers of a batch result (issue 30 §8): several files have a plural title, a total that
+ * grew says "larger" (never a negative reduction), and files that came out larger are counted apart.
+ */
+import { describe, expect, inject, it } from "vitest";
+import { imageFixtures } from "../container/image-fixtures.ts";
+import { chromiumPages, translator } from "./page-helpers.ts";
+
+const siteUrl = inject("siteUrl");
+const newPage = chromiumPages();
+
+describe("JPG to PNG, two photos", () => {
+  it("says the images are ready, how much larger they are, and that both grew", async () => {
+    const t = translator("en");
+    const page = await newPage();
+    await page.goto(`${siteUrl}/tools/jpg-to-png`);
+    const jpeg = Buffer.from(await imageFixtures.photoJpeg(320, 200));
+    await page.getByTestId("file-input").setInputFiles([
+      { name: "one.jpg", mimeType: "image/jpeg", buffer: jpeg },
+      { name: "two.jpg", mimeType: "image/jpeg", buffer: jpeg },
+    ]);
+    await page.getByRole("button", { name: t("imageConverter.convert", { format: "PNG" }) }).click();
+    await expect.poll(() => page.getByTestId("result-panel").isVisible(), { timeout: 60_000 }).toBe(true);
+    const title = t("imageConverter.resultTitle_other", { format: "PNG" });
+    expect(await page.getByRole("heading", { name: title }).count()).toBe(1);
+    const change = (await page.locator('[data-fact="change"] dd').textContent()) ?? "";
+    const larger = new RegExp(`^${t("imageConverter.larger", { percent: "[\\d.,]+" })}$`);
+    expect(change).toMatch(larger);
+    expect(await page.getByTestId("result-panel").textContent()).not.toMatch(/[−-]\d/);
+    expect(await page.locator('[data-fact="grew"] dd').textContent()).toBe(
+      t("imageBatch.countOfTotal", { count: 2, total: 2 }),
+    );
+    await page.context().close();
+  });
+});
