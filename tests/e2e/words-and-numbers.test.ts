@@ -1,6 +1,7 @@
 /**
- * Words and numbers of a batch result (issue 30 §8): several files have a plural title, a total that
- * grew says "larger" (never a negative reduction), and files that came out larger are counted apart.
+ * Words and numbers (issue 30 §8): a batch of several files has a plural title, a total that grew
+ * says "larger" (never a negative reduction), and files that came out larger are counted apart; a
+ * file given as Markdown that is not is called "not a valid Markdown file", not an image.
  */
 import { describe, expect, inject, it } from "vitest";
 import { imageFixtures } from "../container/image-fixtures.ts";
@@ -30,6 +31,22 @@ describe("JPG to PNG, two photos", () => {
     expect(await page.locator('[data-fact="grew"] dd').textContent()).toBe(
       t("imageBatch.countOfTotal", { count: 2, total: 2 }),
     );
+    await page.context().close();
+  });
+});
+
+describe("Markdown to PDF, a file that is not Markdown", () => {
+  it("is named as not a valid Markdown file (not an image)", async () => {
+    const t = translator("en");
+    const page = await newPage();
+    await page.goto(`${siteUrl}/tools/markdown-to-pdf`);
+    const png = Buffer.from(await imageFixtures.photoPng(32, 32));
+    await page
+      .getByTestId("file-input")
+      .setInputFiles([{ name: "notes.md", mimeType: "text/markdown", buffer: png }]);
+    const toast = page.getByTestId("toast");
+    await toast.waitFor();
+    expect(await toast.textContent()).toContain(t("errors.notMarkdownContent", { name: "notes.md" }));
     await page.context().close();
   });
 });
