@@ -166,7 +166,8 @@ describe.each(LANGUAGE_CODES)("both tools in %s", (lang) => {
     await page.getByRole("button", { name: t("imageConverter.convert", { format: "JPG" }) }).click();
     await expect
       .poll(
-        () => page.getByRole("heading", { name: t("imageConverter.resultTitle", { format: "JPG" }) }).count(),
+        () =>
+          page.getByRole("heading", { name: t("imageConverter.resultTitle_one", { format: "JPG" }) }).count(),
         {
           timeout: 60_000,
         },

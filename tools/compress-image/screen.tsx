@@ -44,7 +44,7 @@ export default function CompressImageScreen() {
       labels={{
         action: t("compress"),
         busy: t("compressing"),
-        resultTitle: t("resultTitle"),
+        resultTitle: () => t("resultTitle"),
         download: t("download"),
         another: t("another"),
       }}

@@ -29,6 +29,7 @@ export function describeProblem(
     }
     case "wrong-content":
       if (isPdf) return t("errors.notPdfContent", { name });
+      if (kinds.includes("markdown")) return t("errors.notMarkdownContent", { name });
       return t("errors.notImageContent", { name, format });
     case "empty":
       return t("errors.emptyFile", { name });

@@ -20,7 +20,8 @@ export interface ImageBatchLabels {
   /** The start button ("Convert to JPG", "Compress"). */
   action: string;
   busy: string;
-  resultTitle: string;
+  /** The result panel's title for this many finished files. */
+  resultTitle: (count: number) => string;
   /** The download button of a one-file batch. */
   download: string;
   another: string;
@@ -90,6 +91,10 @@ export function ImageBatchPage({
     const original = batch.done.reduce((sum, item) => sum + item.state.result.original_size, 0);
     const now = batch.done.reduce((sum, item) => sum + item.state.result.new_size, 0);
     const saved = original > 0 ? Math.round(((original - now) / original) * 1000) / 10 : 0;
+    // A batch's total can hide a file that grew: it is named apart, and a total that grew says so.
+    const grew = batch.done.filter(
+      (item) => item.state.result.new_size > item.state.result.original_size,
+    ).length;
     const facts = [
       {
         id: "files",
@@ -99,16 +104,28 @@ export function ImageBatchPage({
       { id: "original", label: t("imageBatch.originalSize"), value: formatFileSize(original, t, language) },
       { id: "new", label: t("imageBatch.newSize"), value: formatFileSize(now, t, language) },
       {
-        id: "reduction",
-        label: t("imageBatch.reduction"),
-        value: t("imageBatch.percent", { percent: formatPercent(saved, language) }),
+        id: "change",
+        label: t("imageBatch.change"),
+        value:
+          saved >= 0
+            ? t("imageConverter.smaller", { percent: formatPercent(saved, language) })
+            : t("imageConverter.larger", { percent: formatPercent(-saved, language) }),
       },
+      ...(grew > 0
+        ? [
+            {
+              id: "grew",
+              label: t("imageBatch.grew"),
+              value: t("imageBatch.countOfTotal", { count: grew, total: batch.done.length }),
+            },
+          ]
+        : []),
     ];
     const expiresAt = batch.done.map((item) => item.state.expiresAt).sort()[0] ?? "";
     return (
       <ToolShell toolId={toolId}>
         <ResultPanel
-          title={labels.resultTitle}
+          title={labels.resultTitle(batch.done.length)}
           facts={facts}
           downloadLabel={batch.done.length === 1 ? labels.download : t("imageBatch.downloadZip")}
           anotherLabel={labels.another}

@@ -39,7 +39,7 @@ export default function ImageConverterPage({ toolId }: { toolId: ToolId }) {
       labels={{
         action: t("imageConverter.convert", { format }),
         busy: t("imageConverter.converting"),
-        resultTitle: t("imageConverter.resultTitle", { format }),
+        resultTitle: (count) => t("imageConverter.resultTitle", { format, count }),
         download: t("imageConverter.download", { format }),
         another: t("imageConverter.another"),
       }}
