@@ -18,7 +18,7 @@ const GROUPS = [
       { to: homeSectionPath("features"), key: "footer.product.features" },
       { to: PATHS.tools, key: "footer.product.tools" },
       { to: PATHS.imageTools, key: "footer.product.imageTools" },
-      { to: homeSectionPath("testimonials"), key: "footer.product.testimonials" },
+      { to: homeSectionPath("promises"), key: "footer.product.promises" },
     ],
   },
   {

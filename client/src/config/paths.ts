@@ -25,7 +25,7 @@ export const blogTagPath = (tag: string) => `/blog/tag/${encodeURIComponent(tag)
 export const blogPostPath = (slug: string) => `/blog/${encodeURIComponent(slug)}`;
 
 /** Section anchors on the home page. */
-export const HOME_SECTIONS = { features: "features", testimonials: "testimonials" } as const;
+export const HOME_SECTIONS = { features: "features", promises: "promises" } as const;
 export const homeSectionPath = (section: keyof typeof HOME_SECTIONS) => `/#${HOME_SECTIONS[section]}`;
 
 /** The tag the footer's Resources group links to. */

@@ -7,17 +7,17 @@ type Common = typeof en;
  * Item ids as the English file names them. At run time the ids come from the language's own file,
  * so an operator may add, remove or reorder items there; the type only checks the field keys.
  */
-export type ItemId<Section extends "features" | "testimonials" | "companies"> = Exclude<
+export type ItemId<Section extends "features" | "promises" | "projects"> = Exclude<
   keyof Common[Section],
   "title" | "subtitle"
 >;
 
 /**
  * The items of a marketing section, read from the locale file rather than listed in code: each
- * entry of `section` holding a group of strings (features, testimonials) or, for company names,
+ * entry of `section` holding a group of strings (features, promises) or, for project names,
  * a string, in the file's order.
  */
-export function contentItems<Section extends "features" | "testimonials" | "companies">(
+export function contentItems<Section extends "features" | "promises" | "projects">(
   t: TFunction,
   section: Section,
 ): ItemId<Section>[] {
@@ -25,7 +25,7 @@ export function contentItems<Section extends "features" | "testimonials" | "comp
     returnObjects: true,
   });
   if (typeof tree !== "object" || tree === null) return [];
-  const wanted = section === "companies" ? "string" : "object";
+  const wanted = section === "projects" ? "string" : "object";
   return Object.entries(tree).flatMap(([id, value]) =>
     typeof value === wanted && value !== null ? [id as ItemId<Section>] : [],
   );

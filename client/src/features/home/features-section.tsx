@@ -4,17 +4,17 @@ import { HOME_SECTIONS } from "../../config/paths";
 import { DEFAULT_RETENTION_MINUTES } from "../../lib/contract";
 import { contentItems } from "./content-items";
 
-/** The picture of each feature card of the spec (convert, edit, OCR, secure, compress, share). */
+/** The picture of each feature card (each card describes tools the site has). */
 const FEATURE_ICONS: Readonly<Record<string, IconName>> = {
   convert: "convert",
-  edit: "edit",
-  ocr: "ocr",
+  organize: "edit",
+  stamp: "pen",
   secure: "lock",
   compress: "compress",
-  share: "share",
+  images: "image",
 };
 
-/** The feature cards: the entries of the locale file's `features` group (spec §2: six of them). */
+/** The feature cards: the entries of the locale file's `features` group (six of them). */
 export function FeaturesSection() {
   const { t } = useTranslation();
   return (

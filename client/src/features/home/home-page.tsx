@@ -5,10 +5,10 @@ import { PATHS } from "../../config/paths";
 import { isCatalogToolId, TOOL_CATALOG } from "../../lib/tool-catalog";
 import { usePageMeta } from "../../lib/use-page-meta";
 import { ToolCardList } from "../tools-index/tool-card-grid";
+import { BuiltOn } from "./built-on";
 import { FeaturesSection } from "./features-section";
 import { Hero } from "./hero";
-import { Testimonials } from "./testimonials";
-import { TrustedBy } from "./trusted-by";
+import { Promises } from "./promises";
 import "../tools-index/tools-index.css";
 import "./home.css";
 
@@ -44,9 +44,9 @@ export default function HomePage() {
     <>
       <Hero />
       <PopularTools />
-      <TrustedBy />
+      <BuiltOn />
       <FeaturesSection />
-      <Testimonials />
+      <Promises />
     </>
   );
 }
