@@ -7,7 +7,11 @@ import { withCsrf } from "./csrf";
  * repair it. A refused PDF (encrypted, damaged, no pages…) rejects with the server's error code.
  * `password` opens a protected PDF (PDF_WRONG_PASSWORD when it does not); it goes in the body.
  */
-export function validatePdf(file: File, signal?: AbortSignal, password?: string): Promise<ValidatePdfResponse> {
+export function validatePdf(
+  file: File,
+  signal?: AbortSignal,
+  password?: string,
+): Promise<ValidatePdfResponse> {
   return withCsrf(async (headers) => {
     const body = new FormData();
     body.append("file", file, file.name);
