@@ -709,7 +709,8 @@ describe("PDF to Word", () => {
     const read = wordsOf(paragraphs.join(" "), "devanagari");
     expect(wordF1(wordsOf(source, "devanagari"), read)).toBeGreaterThanOrEqual(0.85);
     expect(progress.at(-1)).toBe(100);
-  });
+    // Recognition of two pages, one tried at several turns: longer than a conversion on a loaded machine.
+  }, 300_000);
 
   it("converts a repaired PDF and says so", async () => {
     const { facts, paragraphs } = await convert(repairablePdf("Mended", 2));
