@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import type { FileKind } from "./file-kinds.ts";
+import { LANGUAGE_CODES } from "./languages.ts";
 
 const MB = 1024 * 1024;
 
@@ -180,6 +181,18 @@ export const options = {
       .trim()
       .regex(/^$|^\s*\d+(\s*-\s*\d+)?(\s*,\s*\d+(\s*-\s*\d+)?)*\s*$/, "page ranges like 1-3,5,7-9")
       .optional(),
+  /** Site language codes, comma-separated ("en,hi"); empty or absent when none is chosen. */
+  languageList: () => {
+    const code = `(?:${LANGUAGE_CODES.join("|")})`;
+    return z
+      .string()
+      .trim()
+      .regex(
+        new RegExp(`^$|^${code}(\\s*,\\s*${code})*$`),
+        `language codes among ${LANGUAGE_CODES.join(",")}`,
+      )
+      .optional();
+  },
   /** "true"/"false" from a form, or a boolean. */
   flag: () => z.union([z.boolean(), z.stringbool()]).default(false),
   /** A flag that is on unless the request turns it off ("true"/"false"). */

@@ -18,7 +18,6 @@ import {
   looksUpright,
   modelsFor,
   type OcrLine,
-  type PageLayout,
   recognise,
 } from "./tesseract.ts";
 import { addGlyphlessFont, OCR_FONT_NAME, TEXT_LAYER_MARK, textLayerContent } from "./text-layer.ts";
@@ -92,31 +91,54 @@ interface RecognisedPage {
 /**
  * Recognises one page. With languages chosen, orientation is detected only when the words read
  * do not look upright (looksUpright), so an upright page costs one pass; without, detection comes
- * first since it also names the script.
+ * first since it also names the script. When detection cannot decide (too little text for it) and
+ * the words still do not look upright, the other three quarter turns are tried and the one read
+ * with the most confidence kept.
  */
 async function recognisePage(doc: mupdf.PDFDocument, index: number, options: OcrOptions) {
+  const pageObject = doc.findPage(index);
+  const original = pageObject.getInheritable("Rotate").asNumber() || 0;
   let image = drawPage(doc, index);
-  let turned = false;
-  const turn = async (layout: PageLayout) => {
-    if (layout.rotate === 0) return false;
-    const pageObject = doc.findPage(index);
-    const rotation = pageObject.getInheritable("Rotate").asNumber() || 0;
-    pageObject.put("Rotate", (rotation + layout.rotate) % 360);
+  let turn = 0;
+  const turnTo = (quarter: number) => {
+    turn = quarter;
+    pageObject.put("Rotate", (original + quarter) % 360);
     image = drawPage(doc, index);
-    return true;
   };
+  let models = modelsFor(options.languages);
+  let detected = false;
   if (options.languages.length === 0) {
     const layout = await detectLayout(image);
-    turned = await turn(layout);
-    return { lines: await recognise(image, layout.models), toPixels: image.toPixels, turned };
+    models = layout.models;
+    detected = true;
+    if (layout.rotate !== 0) turnTo(layout.rotate);
   }
-  const models = modelsFor(options.languages);
   let lines = await recognise(image, models);
-  if (!looksUpright(lines)) {
-    turned = await turn(await detectLayout(image));
-    if (turned) lines = await recognise(image, models);
+  if (!detected && !looksUpright(lines)) {
+    const layout = await detectLayout(image);
+    if (layout.rotate !== 0) {
+      turnTo(layout.rotate);
+      lines = await recognise(image, models);
+    }
   }
-  return { lines, toPixels: image.toPixels, turned } satisfies RecognisedPage;
+  if (!looksUpright(lines) && lines.length > 0) {
+    let best = { turn, lines, score: confidenceOf(lines) };
+    for (const quarter of [0, 90, 180, 270].filter((quarter) => quarter !== turn)) {
+      turnTo(quarter);
+      const tried = await recognise(image, models);
+      const score = confidenceOf(tried) + (looksUpright(tried) ? 100 : 0);
+      if (score > best.score) best = { turn: quarter, lines: tried, score };
+    }
+    if (best.turn !== turn) turnTo(best.turn);
+    lines = best.lines;
+  }
+  return { lines, toPixels: image.toPixels, turned: turn !== 0 } satisfies RecognisedPage;
+}
+
+/** Mean confidence of the words read (0 without any). */
+function confidenceOf(lines: readonly OcrLine[]): number {
+  const words = lines.flatMap((line) => line.words);
+  return words.length === 0 ? 0 : words.reduce((sum, word) => sum + word.confidence, 0) / words.length;
 }
 
 /** The page drawn in grey, and the matrix from its user space to the image's pixels. */

@@ -4,11 +4,14 @@
  * the page edges (running headers and footers) and whether Indic text is in visual order; the
  * second lays out each page (tables, columns, paragraphs, lists, pictures) into a small document
  * model; headings are then ranked over the whole document and the model is written as DOCX.
- * A PDF with no text at all (scanned pages) is refused with PDF_NO_TEXT, since OCR is not here
- * yet; scanned pages among text pages come out as their pictures.
+ * With `ocr`, pages without text are first recognised (engines/ocr/ocr-pdf.ts, each page's script
+ * detected) and their scans give way to the recognised paragraphs. Without it, a PDF with no text
+ * at all (scanned pages) is refused with PDF_NO_TEXT, and scanned pages among text pages come out
+ * as their pictures.
  */
 import type * as mupdf from "mupdf";
 import { AppError, type JobFacts } from "../../contract/index.ts";
+import { ocrDocument } from "../ocr/ocr-pdf.ts";
 import type { EngineHandler } from "../types.ts";
 import { markHeadings, markListLevels } from "./docx/headings.ts";
 import { inVisualOrder, toLogicalOrder } from "./docx/indic.ts";
@@ -23,19 +26,32 @@ import { readPageText, textLines } from "./structured-text.ts";
 import { asPdfJobError } from "./write-pdf.ts";
 
 export interface PdfToWordOptions {
-  /** OCR of scanned pages: not available yet (the screen keeps it off). */
+  /** Recognise the text of pages that have none (scans) before converting. */
   readonly ocr?: boolean;
 }
+
+/** Share of the progress scale recognition takes when asked for (it is most of the work). */
+const OCR_PROGRESS = 70;
 
 export const pdfToWord: EngineHandler<PdfToWordOptions> = async (inputs, options, progress) => {
   const input = inputs[0];
   if (input === undefined) throw new AppError("NO_FILE", "No PDF to convert.");
-  if (options.ocr === true)
-    throw new AppError("INVALID_OPTIONS", "OCR is not available yet.", { option: "ocr" });
   const doc = openPdf(input.bytes, 0);
   try {
     const pageCount = doc.countPages();
-    const { edges, visualOrder } = firstPass(doc, pageCount, (done) => progress((done / pageCount) * 30));
+    const recognised = new Set<number>();
+    let start = 0;
+    if (options.ocr === true) {
+      const summary = await ocrDocument(doc, { languages: [], redo: false }, (percent) =>
+        progress((percent * OCR_PROGRESS) / 100),
+      );
+      for (const index of summary.recognised) recognised.add(index);
+      start = OCR_PROGRESS;
+    }
+    const scale = (100 - start) / 100;
+    const { edges, visualOrder } = firstPass(doc, pageCount, (done) =>
+      progress(start + (done / pageCount) * 30 * scale),
+    );
     const heads = findRunningHeads(edges);
     const pages: PageModel[] = [];
     for (let index = 0; index < pageCount; index++) {
@@ -46,8 +62,9 @@ export const pdfToWord: EngineHandler<PdfToWordOptions> = async (inputs, options
         const lines = visualLines(textLines(text))
           .map((line) => (visualOrder ? logical(line) : line))
           .filter((line) => !removed.has(lineKey(line)));
+        // A recognised page's scan is its text now: the paragraphs replace the picture.
         const pictures = text.blocks.flatMap((block) => {
-          if (block.type !== "image") return [];
+          if (block.type !== "image" || recognised.has(index)) return [];
           const picture = pictureOf(block);
           return picture === null ? [] : [picture];
         });
@@ -57,7 +74,7 @@ export const pdfToWord: EngineHandler<PdfToWordOptions> = async (inputs, options
       } finally {
         page.destroy();
       }
-      progress(30 + ((index + 1) / pageCount) * 60);
+      progress(start + (30 + ((index + 1) / pageCount) * 60) * scale);
     }
     const textPages = pages.filter((page) => page.blocks.some((block) => block.type !== "image")).length;
     if (textPages === 0 && heads.header.length === 0 && heads.footer.length === 0) {

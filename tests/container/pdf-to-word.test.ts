@@ -6,6 +6,8 @@ import { joinLine } from "../../engines/pdf/docx/paragraphs.ts";
 import { pdfToWord } from "../../engines/pdf/pdf-to-word.ts";
 import { docxParts, listLabels, pageNumbering, paragraphsOf, tablesOf, textOf } from "../support/docx.ts";
 import { COMMENT, FIELD_VALUE, formOnlyPdf } from "../support/form-only-pdf.ts";
+import { scanImage, scanPdf } from "../support/scan-pages.ts";
+import { wordF1, wordsOf } from "../support/script-text.ts";
 import { engineFailure } from "./engine-failure.ts";
 import { encryptedPdf, heavyPdf, irreparablePdf, pdfInput, repairablePdf } from "./fixtures.ts";
 import { drawnPdf, type GlyphText, htmlPdf, textAt } from "./rich-pdf.ts";
@@ -692,11 +694,31 @@ describe("PDF to Word", () => {
     const scanned = await failure(heavyPdf(0.05, 7));
     expect(scanned.code).toBe("PDF_NO_TEXT");
     expect(scanned.context).toEqual({ file_index: 0 });
-    const ocr = await engineFailure(
-      pdfToWord([pdfInput("x.pdf", repairablePdf("R", 1))], { ocr: true }, () => {}),
-    );
-    expect(ocr.code).toBe("INVALID_OPTIONS");
   });
+
+  it("with OCR, turns a scanned PDF into editable paragraphs instead of pictures", async () => {
+    const english = "Scanned letters become paragraphs you can edit in Word";
+    const hindi = "भारत एक विशाल देश है। यहाँ अनेक भाषाएँ बोली जाती हैं।";
+    const scans = await Promise.all([
+      scanImage({ markdown: `# Annual report\n\n${english}.` }),
+      // Orientation detection needs a page's worth of text (a lone sentence sideways gives it too little).
+      scanImage({ markdown: `# हिन्दी पृष्ठ\n\n${hindi}\n\n${hindi}\n\n${hindi}`, turn: 90 }),
+    ]);
+    const progress: number[] = [];
+    const output = await pdfToWord([pdfInput("scan.pdf", scanPdf(scans))], { ocr: true }, (percent) =>
+      progress.push(percent),
+    );
+    const paragraphs = paragraphsOf(docxParts(output.bytes).document).map((p) => p.text);
+    expect(output.facts).toMatchObject({ pages: 2, images: 0 });
+    expect(output.facts.paragraphs).toBeGreaterThanOrEqual(4);
+    expect(paragraphs).toContain("Annual report");
+    expect(paragraphs).toContain(`${english}.`);
+    const source = `हिन्दी पृष्ठ ${hindi} ${hindi} ${hindi}`;
+    const read = wordsOf(paragraphs.join(" "), "devanagari");
+    expect(wordF1(wordsOf(source, "devanagari"), read)).toBeGreaterThanOrEqual(0.85);
+    expect(progress.at(-1)).toBe(100);
+    // Recognition of two pages, one tried at several turns: longer than a conversion on a loaded machine.
+  }, 300_000);
 
   it("converts a repaired PDF and says so", async () => {
     const { facts, paragraphs } = await convert(repairablePdf("Mended", 2));

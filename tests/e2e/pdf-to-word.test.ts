@@ -24,9 +24,10 @@ describe("PDF to Word in Hindi", () => {
     const t = translator("hi");
     const page = await newPage();
     await page.goto(`${siteUrl}/hi/tools/pdf-to-word`);
-    // The premium OCR option is shown, and disabled until OCR exists.
+    // The premium OCR option is shown, usable and off by default.
     const ocr = page.getByTestId("ocr-option").locator("input");
-    expect(await ocr.isDisabled()).toBe(true);
+    expect(await ocr.isDisabled()).toBe(false);
+    expect(await ocr.isChecked()).toBe(false);
     expect(await page.getByText(t("pdf-to-word:ocr.label")).count()).toBe(1);
     await page
       .getByTestId("file-input")

@@ -43,3 +43,11 @@ describe("R2 lifecycle rule (backs up the task object's own deletion)", () => {
     expect(steps.indexOf("wrangler deploy")).toBeGreaterThan(apply);
   });
 });
+
+describe("converter image", () => {
+  it("installs every Tesseract package npm start and npm test install", async () => {
+    const { TESSERACT_PACKAGES } = await import("../../scripts/system-packages.ts");
+    const dockerfile = read("container/Dockerfile");
+    for (const name of TESSERACT_PACKAGES) expect(dockerfile, name).toMatch(new RegExp(`\\s${name}(\\s|$)`));
+  });
+});

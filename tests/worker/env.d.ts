@@ -13,5 +13,7 @@ declare module "vitest" {
     converterUrl: string;
     /** The secret that converter requires. */
     converterSecret: string;
+    /** A scanned page without text, as base64 (global-setup.ts). */
+    scanPdf: string;
   }
 }

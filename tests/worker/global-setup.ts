@@ -4,6 +4,8 @@
  */
 import type { TestProject } from "vitest/node";
 import { startConverter } from "../../container/src/server.ts";
+import { scanImage, scanPdf } from "../support/scan-pages.ts";
+import { SCAN_TEXT } from "./scan-text.ts";
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const secret = Array.from(crypto.getRandomValues(new Uint8Array(32)), (b) =>
@@ -12,5 +14,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const converter = await startConverter({ port: 0, secret });
   project.provide("converterUrl", converter.url);
   project.provide("converterSecret", secret);
+  // A one-page scan for the OCR tests (text drawn to a 200 dpi JPEG in a PDF): MuPDF and sharp run here, not in workerd.
+  const scan = scanPdf([await scanImage({ markdown: `# Scanned page\n\n${SCAN_TEXT}.` })]);
+  project.provide("scanPdf", Buffer.from(scan).toString("base64"));
   return () => converter.close();
 }

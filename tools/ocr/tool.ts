@@ -3,13 +3,11 @@ import {
   CONTAINER,
   CONTAINER_IMAGE_KINDS,
   declareTool,
-  LANGUAGE_CODES,
   MAX_IMAGE_PIXELS,
   options,
-} from "../../contract/index.ts";
+} from "../../contract/tool-kit.ts";
 
 const MB = 1024 * 1024;
-const CODE = `(?:${LANGUAGE_CODES.join("|")})`;
 
 /**
  * PDF OCR: a scanned PDF (or a photo or scan as an image: every page of a multi-page TIFF) becomes
@@ -33,14 +31,7 @@ export default declareTool({
     maxPixels: MAX_IMAGE_PIXELS,
   },
   options: z.object({
-    languages: z
-      .string()
-      .trim()
-      .regex(
-        new RegExp(`^$|^${CODE}(\\s*,\\s*${CODE})*$`),
-        `language codes among ${LANGUAGE_CODES.join(",")}`,
-      )
-      .optional(),
+    languages: options.languageList(),
     redo_text: options.flag(),
   }),
   output: { kind: "pdf", suffix: "-ocr" },

@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ChosenPdf } from "../../client/src/components/pdf/chosen-pdf";
 import { usePickedPdf } from "../../client/src/components/pdf/use-picked-pdf";
@@ -16,14 +17,15 @@ import { formatCount } from "../../client/src/lib/format/number";
 const COUNTED = ["headings", "tables", "images"] as const;
 
 /**
- * PDF to Word (spec §2): one PDF, the premium OCR option shown but disabled until OCR exists,
- * convert with progress, then the DOCX to download. The chosen file stays after an error.
+ * PDF to Word (spec §2): one PDF, the premium OCR option (scanned pages recognised into editable
+ * text), convert with progress, then the DOCX to download. The chosen file stays after an error.
  */
 export default function PdfToWordPage() {
   const { t, i18n } = useTranslation([tool.id, "common"]);
   const { t: shared } = useTranslation();
   const language = i18n.resolvedLanguage ?? "en";
   const { file, setFile, analysis, setPassword, passwordFields } = usePickedPdf();
+  const [ocr, setOcr] = useState(false);
   const task = useToolTask(tool, (error) => showApiError(shared, shared("errors.conversionFailed"), error));
   const { phase, busy } = task;
 
@@ -37,7 +39,7 @@ export default function PdfToWordPage() {
       showErrorMessage(shared, shared("errors.selectPdf"));
       return;
     }
-    void task.run([file], passwordFields);
+    void task.run([file], { ...passwordFields, ocr: String(ocr) });
   };
 
   if (phase.name === "done") {
@@ -90,7 +92,13 @@ export default function PdfToWordPage() {
           />
         ) : null}
         <label className="pdf-to-word__ocr" data-testid="ocr-option">
-          <input type="checkbox" name="ocr" checked={false} disabled readOnly />
+          <input
+            type="checkbox"
+            name="ocr"
+            checked={ocr}
+            disabled={busy}
+            onChange={(event) => setOcr(event.currentTarget.checked)}
+          />
           <span>
             <span className="pdf-to-word__ocr-label">{t("ocr.label")}</span>{" "}
             <span className="pdf-to-word__badge">{t("ocr.badge")}</span>

@@ -26,6 +26,7 @@ import {
   TextRun,
   WidthType,
 } from "docx";
+import { OCR_FONT_NAME } from "../../ocr/text-layer.ts";
 import { rightToLeft } from "../structured-text.ts";
 import type {
   Block,
@@ -211,7 +212,8 @@ function textRunOf(run: Run): TextRun {
     bold: run.bold,
     italics: run.italic,
     size: Math.max(2, Math.round(run.size * 2)),
-    font: familyOf(run.font),
+    // Recognised text has no typeface of its own: Word's default font shows it.
+    ...(run.font === OCR_FONT_NAME ? {} : { font: familyOf(run.font) }),
     ...(run.underline ? { underline: {} } : {}),
     ...(run.color !== "000000" ? { color: run.color } : {}),
     ...(rightToLeft(run.text) ? { rightToLeft: true } : {}),
