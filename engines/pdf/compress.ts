@@ -4,6 +4,7 @@ import type { EngineHandler } from "../types.ts";
 import { mergeDuplicateStreams } from "./compress-duplicates.ts";
 import { extractFontCollections } from "./compress-font-collections.ts";
 import { subsetFonts } from "./compress-fonts.ts";
+import { pruneGlyphMaps } from "./compress-glyph-maps.ts";
 import { recompressImages } from "./compress-images.ts";
 import { COMPRESSION_LEVELS, type CompressionLevelName } from "./compress-levels.ts";
 import { removePrivateData } from "./compress-private-data.ts";
@@ -82,6 +83,7 @@ function trySubsetFonts(pdf: mupdf.PDFDocument): boolean {
   try {
     extractFontCollections(pdf);
     subsetFonts(pdf);
+    pruneGlyphMaps(pdf);
     return true;
   } catch {
     return false;

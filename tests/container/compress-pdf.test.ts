@@ -319,6 +319,38 @@ describe("compressPdf", () => {
     expect(pageOneSsim(input, bytes)).toBeGreaterThanOrEqual(0.99);
   });
 
+  it("points the CID-to-glyph map's entries for glyphs the subset dropped at one empty glyph", async () => {
+    const regular = readFileSync(
+      fileURLToPath(import.meta.resolve("pdfjs-dist/standard_fonts/LiberationSans-Regular.ttf")),
+    );
+    const doc = new mupdf.PDFDocument();
+    const font = new mupdf.Font("Liberation Sans", regular);
+    const type0 = doc.addFont(font);
+    const glyphs = [..."Glyph map"]
+      .map((c) => font.encodeCharacter(c).toString(16).padStart(4, "0"))
+      .join("");
+    const resources = doc.addObject({ Font: { F: type0 } });
+    doc.insertPage(
+      -1,
+      doc.addPage([0, 0, 595, 842], 0, resources, `BT /F 24 Tf 72 720 Td <${glyphs}> Tj ET`),
+    );
+    // A map for every CID of the whole font, as TCPDF writes it: CID n is glyph n.
+    const map = new Uint8Array(2 * 0x10000);
+    for (let cid = 0; cid < 0x10000; cid++) new DataView(map.buffer).setUint16(2 * cid, cid);
+    type0.get("DescendantFonts", 0).put("CIDToGIDMap", doc.addStream(map, {}));
+    const input = save(doc, "compress");
+    const mapBytes = (bytes: Uint8Array) =>
+      openPdf(bytes)
+        .findPage(0)
+        .get("Resources", "Font", "F", "DescendantFonts", 0, "CIDToGIDMap")
+        .readRawStream()
+        .getLength();
+    const { bytes } = await compress(input);
+    expect(mapBytes(bytes)).toBeLessThan(mapBytes(input) / 10);
+    expect(pageTexts(openPdf(bytes))).toEqual(pageTexts(openPdf(input)));
+    expect(pageOneSsim(input, bytes)).toBeGreaterThanOrEqual(0.99);
+  });
+
   it("drops resources no content names and keeps those it does", async () => {
     const doc = textPdfDocument("Unused", 1);
     const page = doc.findPage(0);
