@@ -175,21 +175,25 @@ const SHARP_KINDS: Record<string, ImageKind> = {
 export async function imageReference(bytes: Uint8Array): Promise<ImageReference> {
   let meta: Metadata | undefined;
   try {
-    meta = await sharp(bytes).metadata();
+    // Without sharp's own pixel limit: a 20000×14000 photo is over ours, and the reference must say so.
+    meta = await sharp(bytes, { limitInputPixels: false }).metadata();
   } catch {
     return { kind: undefined, decodes: false, width: 0, height: 0, pixels: 0, pages: 0 };
   }
   let kind: ImageKind | undefined = SHARP_KINDS[meta.format ?? ""];
   if (meta.format === "heif") kind = meta.compression === "av1" ? "avif" : "heic";
-  const decodes = await sharp(bytes)
-    .raw()
-    .toBuffer()
-    .then(
-      () => true,
-      () => false,
-    );
   const height = meta.pageHeight ?? meta.height ?? 0;
   const width = meta.width ?? 0;
+  // Over the pixel limit the size alone decides (IMAGE_TOO_LARGE): no gigabyte decode here.
+  const decodes =
+    width * height > MAX_IMAGE_PIXELS ||
+    (await sharp(bytes, { limitInputPixels: false })
+      .raw()
+      .toBuffer()
+      .then(
+        () => true,
+        () => false,
+      ));
   const turned = (meta.orientation ?? 1) >= 5;
   return {
     kind,
