@@ -14,6 +14,7 @@ import type { SplitOptions } from "../../engines/pdf/split-parts.ts";
 import { asPdfJobError } from "../../engines/pdf/write-pdf.ts";
 import { pdfToExcel } from "../../engines/pdf/xlsx/pdf-to-xlsx.ts";
 import type { EngineHandler } from "../../engines/types.ts";
+import { pdfOfObjects } from "../worker/fixtures.ts";
 import { engineFailure } from "./engine-failure.ts";
 import { namedDestinationPdf, openPdf, pageTexts, pdfInput } from "./fixtures.ts";
 
@@ -65,23 +66,12 @@ describe("a PDF whose links name destinations while its catalog has no /Names", 
 
 /** A page tree whose second kid is a /Pages node listing the root again: MuPDF opens it, then finds the cycle. */
 function pageTreeLoopPdf(): Uint8Array {
-  const bodies = [
+  return pdfOfObjects([
     "<< /Type /Catalog /Pages 2 0 R >>",
     "<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 >>",
     "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>",
     "<< /Type /Pages /Parent 2 0 R /Kids [2 0 R] /Count 1 >>",
-  ];
-  let text = "%PDF-1.7\n";
-  const offsets: number[] = [];
-  bodies.forEach((body, i) => {
-    offsets.push(text.length);
-    text += `${i + 1} 0 obj\n${body}\nendobj\n`;
-  });
-  const xref = text.length;
-  text += `xref\n0 ${bodies.length + 1}\n0000000000 65535 f \n`;
-  for (const offset of offsets) text += `${String(offset).padStart(10, "0")} 00000 n \n`;
-  text += `trailer\n<< /Size ${bodies.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return new TextEncoder().encode(text);
+  ]);
 }
 
 describe("a page tree that loops", () => {

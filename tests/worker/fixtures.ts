@@ -27,6 +27,18 @@ export function makePdf(pages: number, label = "Page", options: MakePdfOptions =
     );
     bodies.push(`<< /Length ${content.length} >>\nstream\n${content}\nendstream`);
   }
+  // An /O and /U no password matches: the empty user password fails, so the file stays locked.
+  const encrypt = options.encrypted
+    ? ` /Encrypt << /Filter /Standard /V 1 /R 2 /O <${HEX_32}> /U <${HEX_32}> /P -44 >> /ID [<${HEX_32.slice(0, 32)}> <${HEX_32.slice(0, 32)}>]`
+    : "";
+  return pdfOfObjects(bodies, encrypt, options.brokenXref ? 7 : 0);
+}
+
+/**
+ * A PDF of the given object bodies (object i + 1 is `bodies[i]`, the catalog first) with a correct
+ * xref table, or one whose offsets are `shift` bytes off; `trailer` adds trailer entries.
+ */
+export function pdfOfObjects(bodies: readonly string[], trailer = "", shift = 0): Uint8Array {
   let text = "%PDF-1.7\n";
   const offsets: number[] = [];
   bodies.forEach((body, i) => {
@@ -35,13 +47,8 @@ export function makePdf(pages: number, label = "Page", options: MakePdfOptions =
   });
   const xref = text.length;
   text += `xref\n0 ${bodies.length + 1}\n0000000000 65535 f \n`;
-  const shift = options.brokenXref ? 7 : 0;
   for (const offset of offsets) text += `${String(offset + shift).padStart(10, "0")} 00000 n \n`;
-  // An /O and /U no password matches: the empty user password fails, so the file stays locked.
-  const encrypt = options.encrypted
-    ? ` /Encrypt << /Filter /Standard /V 1 /R 2 /O <${HEX_32}> /U <${HEX_32}> /P -44 >> /ID [<${HEX_32.slice(0, 32)}> <${HEX_32.slice(0, 32)}>]`
-    : "";
-  text += `trailer\n<< /Size ${bodies.length + 1} /Root 1 0 R${encrypt} >>\nstartxref\n${xref}\n%%EOF\n`;
+  text += `trailer\n<< /Size ${bodies.length + 1} /Root 1 0 R${trailer} >>\nstartxref\n${xref}\n%%EOF\n`;
   return ascii.encode(text);
 }
 
