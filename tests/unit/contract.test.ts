@@ -31,6 +31,10 @@ const SPEC_TOOL_IDS = [
   "protect",
   // Beyond the spec (issue 27): removing a password is the other half of protecting.
   "unlock",
+  // Beyond the spec (issue 28): organize pages, page numbers and watermark.
+  "organize-pdf",
+  "page-numbers",
+  "watermark",
   "sign",
   "png-to-jpg",
   "jpg-to-png",
