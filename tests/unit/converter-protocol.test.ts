@@ -101,7 +101,9 @@ describe("converter job stream codec", () => {
     for (const id of TOOL_IDS.filter((tool) => TOOLS[tool].available)) {
       const schema = TOOLS[id].options;
       // Fields a request must carry (a password) get a form value; the others take their defaults.
-      const required = Object.entries(schema.shape).filter(([, field]) => !field.safeParse(undefined).success);
+      const required = Object.entries(schema.shape).filter(
+        ([, field]) => !field.safeParse(undefined).success,
+      );
       const output = schema.parse(Object.fromEntries(required.map(([name]) => [name, "1"])));
       expect(schema.safeParse(JSON.parse(JSON.stringify(output))).success, id).toBe(true);
     }
