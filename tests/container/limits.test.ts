@@ -88,7 +88,7 @@ describe("converter limits", () => {
 
   it("stops a job over the time limit with JOB_TIMEOUT and replaces its runner", async () => {
     const converter = await converterWith({ concurrency: 1, queueLimit: 0, timeoutMs: 250 });
-    const long = textPdf("L", 1500);
+    const long = textPdf("L", 1200); // four of them: under merge's 5,000 pages
     const files = [1, 2, 3, 4].map((n) => pdfFile(`${n}.pdf`, long));
     const started = performance.now();
     const error = await jobFailure(await postJob(converter.url, "merge-pdf", {}, files));

@@ -204,7 +204,7 @@ describe("converter protocol", () => {
 
   it("answers JOB_INTERRUPTED when the runner is killed mid-job", async () => {
     const converter = await converterWith({ concurrency: 1 });
-    const long = textPdf("L", 1500);
+    const long = textPdf("L", 1200); // four of them: under merge's 5,000 pages
     // The 200 starts at the first progress report: the runner is then inside the engine.
     const response = await postJob(
       converter.url,

@@ -67,10 +67,17 @@ describe("converter service", () => {
   });
 
   it("answers engine failures after progress with an error frame in the 200 stream", async () => {
-    const files = [pdfFile("a.pdf", textPdf("A", 1)), pdfFile("locked.pdf", encryptedPdf())];
-    const response = await postJob(converter.url, "merge-pdf", {}, files);
+    // A PDF tool opens every input before it starts (page limits, passwords): a locked PDF is refused
+    // with its status at once. An image whose data breaks half way fails inside the engine, after
+    // the first image's progress.
+    const good = await halfTransparentPng(40, 30);
+    const broken = await halfTransparentPng(40, 30);
+    const idat = Buffer.from(broken).indexOf("IDAT");
+    broken.fill(0x55, idat + 8, broken.length - 20);
+    const files = [pngFile("a.png", good), pngFile("broken.png", broken)];
+    const response = await postJob(converter.url, "images-to-pdf", {}, files);
     expect(response.status).toBe(200);
-    expect(await jobFailure(response)).toMatchObject({ code: "PDF_ENCRYPTED", context: { file_index: 1 } });
+    expect(await jobFailure(response)).toMatchObject({ code: "IMAGE_DAMAGED", context: { file_index: 1 } });
   });
 
   it("validates tool, files and options before running anything", async () => {
