@@ -15,10 +15,14 @@ import type { ProgressReporter } from "../types.ts";
 import {
   detectLayout,
   type GreyImage,
-  looksUpright,
   modelsFor,
   type OcrLine,
+  type PageImage,
+  type QuarterTurn,
+  readingTurn,
   recognise,
+  turnImage,
+  turnLines,
 } from "./tesseract.ts";
 import { addGlyphlessFont, OCR_FONT_NAME, TEXT_LAYER_MARK, textLayerContent } from "./text-layer.ts";
 
@@ -88,72 +92,101 @@ interface RecognisedPage {
   readonly turned: boolean;
 }
 
+/** Lines read on a page image, and the clockwise turn that made that image upright. */
+interface Reading {
+  readonly lines: OcrLine[];
+  readonly turn: QuarterTurn;
+  readonly upright: boolean;
+}
+
 /**
- * Recognises one page. With languages chosen, orientation is detected only when the words read
- * do not look upright (looksUpright), so an upright page costs one pass; without, detection comes
- * first since it also names the script. When detection cannot decide (too little text for it) and
- * the words still do not look upright, the other three quarter turns are tried and the one read
- * with the most confidence kept.
+ * Recognises one page, in one Tesseract pass when it is upright or turned a quarter clockwise (read
+ * as vertical text, readingTurn). Pages read as neither are read once more turned 180° in memory:
+ * that rights a page upside down and makes one turned anticlockwise a clockwise one. Without
+ * languages, orientation and script detection comes first (its script names the models), and its
+ * turn is applied before the pass. The page is turned upright by its /Rotate (the scan untouched),
+ * and the words placed in the pixels of the upright page.
  */
 async function recognisePage(doc: mupdf.PDFDocument, index: number, options: OcrOptions) {
   const pageObject = doc.findPage(index);
   const original = pageObject.getInheritable("Rotate").asNumber() || 0;
-  let image = drawPage(doc, index);
-  let turn = 0;
-  const turnTo = (quarter: number) => {
-    turn = quarter;
-    pageObject.put("Rotate", (original + quarter) % 360);
-    image = drawPage(doc, index);
+  const scale = drawingScale(doc, index);
+  let drawn: GreyImage | undefined;
+  const draw = () => {
+    drawn ??= drawPage(doc, index, scale);
+    return drawn;
   };
   let models = modelsFor(options.languages);
-  let detected = false;
+  let reading: Reading;
   if (options.languages.length === 0) {
-    const layout = await detectLayout(image);
+    const layout = await detectLayout(draw());
     models = layout.models;
-    detected = true;
-    if (layout.rotate !== 0) turnTo(layout.rotate);
+    reading = await read(turnImage(draw(), layout.rotate), models, layout.rotate);
+  } else {
+    reading = await read({ dpi: scale * 72, draw }, models, 0);
   }
-  let lines = await recognise(image, models);
-  if (!detected && !looksUpright(lines)) {
-    const layout = await detectLayout(image);
-    if (layout.rotate !== 0) {
-      turnTo(layout.rotate);
-      lines = await recognise(image, models);
-    }
+  if (!reading.upright && reading.lines.length > 0) {
+    const again = await read(
+      turnImage(draw(), ((reading.turn + 180) % 360) as QuarterTurn),
+      models,
+      ((reading.turn + 180) % 360) as QuarterTurn,
+    );
+    if (again.upright) reading = again;
   }
-  if (!looksUpright(lines) && lines.length > 0) {
-    let best = { turn, lines, score: confidenceOf(lines) };
-    for (const quarter of [0, 90, 180, 270].filter((quarter) => quarter !== turn)) {
-      turnTo(quarter);
-      const tried = await recognise(image, models);
-      const score = confidenceOf(tried) + (looksUpright(tried) ? 100 : 0);
-      if (score > best.score) best = { turn: quarter, lines: tried, score };
-    }
-    if (best.turn !== turn) turnTo(best.turn);
-    lines = best.lines;
-  }
-  return { lines, toPixels: image.toPixels, turned: turn !== 0 } satisfies RecognisedPage;
+  if (reading.turn !== 0) pageObject.put("Rotate", (original + reading.turn) % 360);
+  const toPixels = pixelMatrix(doc, index, scale);
+  return { lines: reading.lines, toPixels, turned: reading.turn !== 0 } satisfies RecognisedPage;
 }
 
-/** Mean confidence of the words read (0 without any). */
-function confidenceOf(lines: readonly OcrLine[]): number {
-  const words = lines.flatMap((line) => line.words);
-  return words.length === 0 ? 0 : words.reduce((sum, word) => sum + word.confidence, 0) / words.length;
+/**
+ * Reads a page image drawn turned clockwise by `turn`; a reading of vertical text is placed on the
+ * image turned upright.
+ */
+async function read(image: PageImage, models: string, turn: QuarterTurn): Promise<Reading> {
+  const lines = await recognise(image, models);
+  const more = readingTurn(lines);
+  if (more === undefined) return { lines, turn, upright: false };
+  if (more === 0) return { lines, turn, upright: true };
+  const { width, height } = "draw" in image ? image.draw() : image;
+  return {
+    lines: turnLines(lines, more, width, height),
+    turn: ((turn + more) % 360) as QuarterTurn,
+    upright: true,
+  };
 }
 
-/** The page drawn in grey, and the matrix from its user space to the image's pixels. */
-function drawPage(doc: mupdf.PDFDocument, index: number): GreyImage & { toPixels: mupdf.Matrix } {
+/** Scale from the page's user space to the pixels it is recognised in. */
+function drawingScale(doc: mupdf.PDFDocument, index: number): number {
+  const page = doc.loadPage(index);
+  try {
+    return pageScale(page.getBounds(), scanResolution(page)).scale;
+  } finally {
+    page.destroy();
+  }
+}
+
+/** The matrix from the page's user space (as it is now turned) to the pixels drawn at `scale`. */
+function pixelMatrix(doc: mupdf.PDFDocument, index: number, scale: number): mupdf.Matrix {
+  const page = doc.loadPage(index);
+  try {
+    return mupdf.Matrix.concat(page.getTransform(), mupdf.Matrix.scale(scale, scale));
+  } finally {
+    page.destroy();
+  }
+}
+
+/** The page drawn in grey at `scale`, as it is turned by its /Rotate now. */
+function drawPage(doc: mupdf.PDFDocument, index: number, scale: number): GreyImage {
   const page = doc.loadPage(index);
   let pixmap: mupdf.Pixmap | undefined;
   try {
-    const { scale } = pageScale(page.getBounds(), scanResolution(page));
-    const drawing = mupdf.Matrix.scale(scale, scale);
-    pixmap = page.toPixmap(drawing, mupdf.ColorSpace.DeviceGray, false, true);
-    const width = pixmap.getWidth();
-    const height = pixmap.getHeight();
-    const samples = copyPixels(pixmap);
-    const toPixels = mupdf.Matrix.concat(page.getTransform(), drawing);
-    return { width, height, samples, dpi: scale * 72, toPixels };
+    pixmap = page.toPixmap(mupdf.Matrix.scale(scale, scale), mupdf.ColorSpace.DeviceGray, false, true);
+    return {
+      width: pixmap.getWidth(),
+      height: pixmap.getHeight(),
+      samples: copyPixels(pixmap),
+      dpi: scale * 72,
+    };
   } finally {
     pixmap?.destroy();
     page.destroy();

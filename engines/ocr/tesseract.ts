@@ -75,9 +75,17 @@ export interface OcrWord {
 /** A line of words in reading order, with the line's box. */
 export interface OcrLine {
   readonly words: readonly OcrWord[];
+  readonly left: number;
   readonly top: number;
+  readonly width: number;
   readonly height: number;
 }
+
+/**
+ * A page image, or how to draw it: drawn only once Tesseract has started, so that it loads its
+ * models while the page is drawn.
+ */
+export type PageImage = GreyImage | { readonly dpi: number; readonly draw: () => GreyImage };
 
 export function modelsFor(languages: readonly LanguageCode[]): string {
   return languages.map((code) => TESSERACT_MODELS[code]).join("+");
@@ -106,8 +114,9 @@ export async function detectLayout(image: GreyImage): Promise<PageLayout> {
 }
 
 /** The page's words, line by line (Tesseract's TSV output, page segmentation 3: automatic). */
-export async function recognise(image: GreyImage, models: string): Promise<OcrLine[]> {
+export async function recognise(image: PageImage, models: string): Promise<OcrLine[]> {
   const { stdout, stderr, status } = await runTesseract(image, ["-l", models, "tsv"]);
+  // Killed (status null) or failed: either way no words to trust.
   if (status !== 0) {
     throw new AppError("INTERNAL", "Text recognition failed.", undefined, stderr.slice(-500));
   }
@@ -116,13 +125,14 @@ export async function recognise(image: GreyImage, models: string): Promise<OcrLi
 
 /** Words of Tesseract's TSV (level 5 rows) grouped by their block, paragraph and line numbers. */
 export function parseTsv(tsv: string): OcrLine[] {
-  const lines = new Map<string, { words: OcrWord[]; top: number; height: number }>();
+  const lines = new Map<string, OcrLine & { words: OcrWord[] }>();
   for (const row of tsv.split("\n").slice(1)) {
     const cells = row.split("\t");
     if (cells.length < 12) continue;
     const [level, , block, paragraph, line, , left, top, width, height, confidence] = cells.map(Number);
     const key = `${block}.${paragraph}.${line}`;
-    if (level === 4) lines.set(key, { words: [], top: top ?? 0, height: height ?? 0 });
+    if (level === 4)
+      lines.set(key, { words: [], left: left ?? 0, top: top ?? 0, width: width ?? 0, height: height ?? 0 });
     const text = cleanWord(cells.slice(11).join("\t"));
     if (level !== 5 || text === "") continue;
     lines.get(key)?.words.push({
@@ -143,17 +153,76 @@ export function parseTsv(tsv: string): OcrLine[] {
  */
 const MIN_UPRIGHT_CONFIDENCE = 60;
 
+/** Clockwise quarter turns, in degrees. */
+export type QuarterTurn = 0 | 90 | 180 | 270;
+
 /**
- * Whether the words read look like an upright page. Tesseract reads a page turned a quarter as
- * vertical text (words taller than wide, confidently recognised) and a page upside down as
- * garbage of low confidence; either, or no words at all, calls for orientation detection.
+ * The clockwise turn that makes the page upright, judged from the words read on it; undefined when
+ * they do not tell (no words, or words read with little confidence: a page upside down, turned
+ * anticlockwise, or without text). Tesseract reads lines running down the image (a page turned a
+ * quarter clockwise) as vertical text, words taller than wide and in reading order top to bottom:
+ * such a page is upright after a further 270°. Lines running up (read the same way) take 90°.
  */
-export function looksUpright(lines: readonly OcrLine[]): boolean {
+export function readingTurn(lines: readonly OcrLine[]): QuarterTurn | undefined {
   const words = lines.flatMap((line) => line.words).filter((word) => [...word.text].length >= 3);
-  if (words.length === 0) return false;
-  const vertical = words.filter((word) => word.height > word.width).length;
+  if (words.length === 0) return undefined;
   const confidence = words.reduce((sum, word) => sum + word.confidence, 0) / words.length;
-  return vertical * 2 <= words.length && confidence >= MIN_UPRIGHT_CONFIDENCE;
+  if (confidence < MIN_UPRIGHT_CONFIDENCE) return undefined;
+  const vertical = words.filter((word) => word.height > word.width).length;
+  if (vertical * 2 <= words.length) return 0;
+  let down = 0;
+  for (const { words: row } of lines) {
+    const first = row[0];
+    const last = row.at(-1);
+    if (first === undefined || last === undefined || row.length < 2) continue;
+    down += Math.sign(last.top + last.height / 2 - (first.top + first.height / 2));
+  }
+  return down > 0 ? 270 : down < 0 ? 90 : undefined;
+}
+
+/** The image turned clockwise by `turn`. */
+export function turnImage(image: GreyImage, turn: QuarterTurn): GreyImage {
+  const { width, height, samples } = image;
+  if (turn === 0) return image;
+  if (turn === 180) return { ...image, samples: new Uint8Array(samples).reverse() };
+  const turned = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    for (let x = 0; x < width; x++) {
+      // A quarter clockwise: pixel (x, y) goes to (height - 1 - y, x); anticlockwise to (y, width - 1 - x).
+      const to = turn === 90 ? x * height + (height - 1 - y) : (width - 1 - x) * height + y;
+      turned[to] = samples[row + x] ?? 0;
+    }
+  }
+  return { width: height, height: width, samples: turned, dpi: image.dpi };
+}
+
+/** Lines read on an image of `width` × `height`, placed on that image turned clockwise by `turn`. */
+export function turnLines(
+  lines: readonly OcrLine[],
+  turn: QuarterTurn,
+  width: number,
+  height: number,
+): OcrLine[] {
+  const box = <T extends { left: number; top: number; width: number; height: number }>(item: T): T => {
+    const [x0, y0] = turnPoint(item.left, item.top, turn, width, height);
+    const [x1, y1] = turnPoint(item.left + item.width, item.top + item.height, turn, width, height);
+    return {
+      ...item,
+      left: Math.min(x0, x1),
+      top: Math.min(y0, y1),
+      width: Math.abs(x1 - x0),
+      height: Math.abs(y1 - y0),
+    };
+  };
+  return lines.map((line) => ({ ...box(line), words: line.words.map(box) }));
+}
+
+function turnPoint(x: number, y: number, turn: QuarterTurn, width: number, height: number): [number, number] {
+  if (turn === 90) return [height - y, x];
+  if (turn === 180) return [width - x, height - y];
+  if (turn === 270) return [y, width - x];
+  return [x, y];
 }
 
 /**
@@ -173,17 +242,26 @@ function pgm(image: GreyImage): Buffer {
   return Buffer.concat([header, image.samples]);
 }
 
+/**
+ * The longest one Tesseract pass may run: the converter's default job time limit. A job over its
+ * limit has its runner killed, which does not reach this child; so it stops by itself at the latest
+ * then, and fails its job if that is still running.
+ */
+const PASS_TIME_LIMIT_MS = 120_000;
+
 interface Run {
   readonly stdout: string;
   readonly stderr: string;
   readonly status: number | null;
 }
 
-function runTesseract(image: GreyImage, args: readonly string[]): Promise<Run> {
+function runTesseract(page: PageImage, args: readonly string[]): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn("tesseract", ["stdin", "stdout", "--dpi", String(Math.round(image.dpi)), ...args], {
+    const child = spawn("tesseract", ["stdin", "stdout", "--dpi", String(Math.round(page.dpi)), ...args], {
       env: { ...process.env, OMP_THREAD_LIMIT: "1" },
       stdio: ["pipe", "pipe", "pipe"],
+      timeout: PASS_TIME_LIMIT_MS,
+      killSignal: "SIGKILL",
     });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
@@ -202,6 +280,11 @@ function runTesseract(image: GreyImage, args: readonly string[]): Promise<Run> {
     );
     // A child that exits before reading everything closes the pipe; its status tells the outcome.
     child.stdin.on("error", () => {});
-    child.stdin.end(pgm(image));
+    try {
+      child.stdin.end(pgm("draw" in page ? page.draw() : page));
+    } catch (error) {
+      child.kill();
+      reject(error);
+    }
   });
 }
