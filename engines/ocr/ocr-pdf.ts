@@ -5,8 +5,11 @@
  * layer (text-layer.ts) in a content stream of its own after the page's drawing. The page's
  * images and drawing are never decoded or rewritten.
  *
- * Pages that already carry text are kept as they are, unless `redo` asks for them too; a text
- * layer this engine added before is then replaced rather than doubled.
+ * Pages that already carry text are kept as they are, unless `redo` asks for them too. The old
+ * text layer is then removed rather than doubled: a layer this engine added before, or invisible
+ * text of any other (render mode 3, as OCR programs write it), removed from the page's drawing by a
+ * redaction of text only. Text that shows is part of the page's look and stays: the new layer
+ * leaves out the words read over it.
  */
 import * as mupdf from "mupdf";
 import type { LanguageCode } from "../../contract/index.ts";
@@ -72,11 +75,14 @@ export async function ocrDocument(
       kept++;
     } else {
       const page = await recognisePage(doc, index, options);
+      // Text that is left after this engine's own layer went (the page as now turned).
+      const shown = options.redo && pageHasText(doc, index) ? removeHiddenText(doc, index) : [];
       turned += page.turned ? 1 : 0;
-      const count = page.lines.reduce((sum, line) => sum + line.words.length, 0);
+      const lines = withoutShownText(page.lines, shown, page.scale);
+      const count = lines.reduce((sum, line) => sum + line.words.length, 0);
       if (count > 0) {
         font ??= addGlyphlessFont(doc);
-        addTextLayer(doc, pageObject, font, textLayerContent(page.lines, page.toPixels));
+        addTextLayer(doc, pageObject, font, textLayerContent(lines, page.toPixels));
         words += count;
       }
       recognised.push(index);
@@ -89,6 +95,8 @@ export async function ocrDocument(
 interface RecognisedPage {
   readonly lines: readonly OcrLine[];
   readonly toPixels: mupdf.Matrix;
+  /** From the page's drawn space (points, y down, as turned) to the lines' pixels. */
+  readonly scale: number;
   readonly turned: boolean;
 }
 
@@ -135,7 +143,7 @@ async function recognisePage(doc: mupdf.PDFDocument, index: number, options: Ocr
   }
   if (reading.turn !== 0) pageObject.put("Rotate", (original + reading.turn) % 360);
   const toPixels = pixelMatrix(doc, index, scale);
-  return { lines: reading.lines, toPixels, turned: reading.turn !== 0 } satisfies RecognisedPage;
+  return { lines: reading.lines, toPixels, scale, turned: reading.turn !== 0 } satisfies RecognisedPage;
 }
 
 /**
@@ -229,6 +237,70 @@ function pageHasText(doc: mupdf.PDFDocument, index: number): boolean {
   } finally {
     page.destroy();
   }
+}
+
+/**
+ * Before a page with text is recognised again: when none of its text shows, all of it (an old OCR
+ * layer) is removed from its drawing, images and line art untouched; answers the boxes of the
+ * lines of text that show (in the page's drawn space), which stay.
+ */
+function removeHiddenText(doc: mupdf.PDFDocument, index: number): mupdf.Rect[] {
+  const page = doc.loadPage(index);
+  try {
+    let shows = false;
+    const device = new mupdf.Device({
+      fillText: () => {
+        shows = true;
+      },
+      strokeText: () => {
+        shows = true;
+      },
+      clipText: () => {
+        shows = true;
+      },
+    });
+    try {
+      page.runPageContents(device, mupdf.Matrix.identity);
+      device.close();
+    } finally {
+      device.destroy();
+    }
+    if (!shows) {
+      page.createAnnotation("Redact").setRect(page.getBounds());
+      page.applyRedactions(
+        false,
+        mupdf.PDFPage.REDACT_IMAGE_NONE,
+        mupdf.PDFPage.REDACT_LINE_ART_NONE,
+        mupdf.PDFPage.REDACT_TEXT_REMOVE,
+      );
+      return [];
+    }
+    const boxes: mupdf.Rect[] = [];
+    const text = page.toStructuredText("");
+    try {
+      text.walk({ beginLine: (bbox) => boxes.push(bbox) });
+    } finally {
+      text.destroy();
+    }
+    return boxes;
+  } finally {
+    page.destroy();
+  }
+}
+
+/** The lines without the words whose centre lies in one of `shown` (boxes in points, y down). */
+function withoutShownText(lines: readonly OcrLine[], shown: readonly mupdf.Rect[], scale: number): OcrLine[] {
+  if (shown.length === 0) return [...lines];
+  const covered = (x: number, y: number) =>
+    shown.some(
+      ([x0, y0, x1, y1]) => x >= x0 * scale && x <= x1 * scale && y >= y0 * scale && y <= y1 * scale,
+    );
+  return lines
+    .map((line) => ({
+      ...line,
+      words: line.words.filter((word) => !covered(word.left + word.width / 2, word.top + word.height / 2)),
+    }))
+    .filter((line) => line.words.length > 0);
 }
 
 /**

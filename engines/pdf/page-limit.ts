@@ -19,12 +19,15 @@ export function checkPageLimit(inputs: readonly EngineInput[], maxPages: number 
     } finally {
       pdf.destroy();
     }
-    if (pages > maxPages) {
-      throw new AppError("TOO_MANY_PAGES", `The PDFs hold more than the ${maxPages} pages this tool takes.`, {
-        file_index: index,
-        pages,
-        max_pages: maxPages,
-      });
-    }
+    if (pages > maxPages) throw tooManyPages(index, pages, maxPages);
   }
+}
+
+/** The error of a job whose files hold `pages` pages, more than `maxPages`, from file `fileIndex` on. */
+export function tooManyPages(fileIndex: number, pages: number, maxPages: number): AppError {
+  return new AppError("TOO_MANY_PAGES", `The files hold more than the ${maxPages} pages this tool takes.`, {
+    file_index: fileIndex,
+    pages,
+    max_pages: maxPages,
+  });
 }

@@ -18,6 +18,7 @@ import {
   wordsOf,
 } from "../support/script-text.ts";
 import { ssim } from "../support/ssim.ts";
+import { engineFailure } from "./engine-failure.ts";
 import { textPdf } from "./fixtures.ts";
 
 const ENGLISH = "The quick brown fox jumps over the lazy dog near the river bank";
@@ -178,6 +179,70 @@ describe("OCR of images", () => {
     expect(result.facts).toMatchObject({ pages: 2, pages_recognised: 2 });
     const text = pdfText(result.bytes);
     expect(score(`One ${ENGLISH} Two ${GERMAN}`, text, "latin")).toBeGreaterThanOrEqual(MIN_F1);
+  });
+});
+
+/**
+ * A scan page as another program leaves it: the JPEG, then `text` at the top in Helvetica, in
+ * render mode 3 (an invisible OCR layer) or 0 (text that shows, e.g. a stamped caption).
+ */
+function scanWithText(jpeg: Uint8Array, text: string, mode: 0 | 3): Uint8Array {
+  const doc = new mupdf.PDFDocument();
+  try {
+    const image = new mupdf.Image(jpeg);
+    const width = (image.getWidth() * 72) / 200;
+    const height = (image.getHeight() * 72) / 200;
+    const resources = {
+      XObject: { Im0: doc.addImage(image) },
+      Font: { F1: doc.addSimpleFont(new mupdf.Font("Helvetica")) },
+    };
+    const content = `q ${width} 0 0 ${height} 0 0 cm /Im0 Do Q BT ${mode} Tr /F1 24 Tf 60 ${height - 40} Td (${text}) Tj ET`;
+    doc.insertPage(-1, doc.addPage([0, 0, width, height], 0, resources, content));
+    return doc.saveToBuffer("compress").asUint8Array().slice();
+  } finally {
+    doc.destroy();
+  }
+}
+
+/** How many times `word` occurs in `text`. */
+const occurrences = (text: string, word: string) => text.split(word).length - 1;
+
+describe.skipIf(!hasPdftotext)("OCR redoing pages with text", () => {
+  it("removes another program's invisible layer, so the text comes out once", async () => {
+    const jpeg = await scanImage({ markdown: `# Letter\n\n${ENGLISH}.` });
+    const old = scanWithText(jpeg, "Stale quokka layer", 3);
+    expect(popplerText(old)).toContain("quokka");
+    const kept = await run(old, "pdf", "en");
+    expect(kept.facts).toMatchObject({ pages_recognised: 0, pages_with_text: 1 });
+    const redone = await run(old, "pdf", "en", true);
+    expect(redone.facts).toMatchObject({ pages_recognised: 1 });
+    const text = popplerText(redone.bytes);
+    expect(text).not.toContain("quokka");
+    expect(occurrences(text, "quick brown fox")).toBe(1);
+    expect(pageImageStreams(redone.bytes)).toEqual(pageImageStreams(old));
+  });
+
+  it("keeps text that shows, and leaves its words out of the new layer", async () => {
+    const jpeg = await scanImage({ markdown: `# Letter\n\n${ENGLISH}.` });
+    const stamped = scanWithText(jpeg, "Received Tuesday", 0);
+    const redone = await run(stamped, "pdf", "en", true);
+    const text = popplerText(redone.bytes);
+    expect(occurrences(text, "Tuesday")).toBe(1);
+    expect(occurrences(text, "quick brown fox")).toBe(1);
+  });
+});
+
+describe("OCR page cap", () => {
+  it("refuses a TIFF of 41 pages with TOO_MANY_PAGES before recognising any", async () => {
+    const page = { width: 40, height: 40, channels: 1 as const };
+    const pages = 41;
+    const tiff = await sharp(Buffer.alloc(page.width * page.height * pages, 255), {
+      raw: { ...page, height: page.height * pages, pageHeight: page.height },
+    })
+      .tiff()
+      .toBuffer();
+    const error = await engineFailure(run(new Uint8Array(tiff), "tiff", "en"));
+    expect(error).toMatchObject({ code: "TOO_MANY_PAGES", context: { pages: 41, max_pages: 40 } });
   });
 });
 

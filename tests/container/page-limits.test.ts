@@ -25,6 +25,7 @@ describe("tool page limits", () => {
     expect(TOOLS["merge-pdf"].input.maxPages).toBe(5_000);
     expect(TOOLS["pdf-to-word"].input.maxPages).toBe(2_000);
     expect(TOOLS["pdf-to-excel"].input.maxPages).toBe(2_000);
+    expect(TOOLS.ocr.input.maxPages).toBe(40);
   });
 
   it("count the pages of every file together and name the file that crosses the limit", () => {
@@ -52,6 +53,15 @@ describe("tool page limits", () => {
       const response = await postJob(converter.url, "pdf-to-word", {}, [pdfFile("big.pdf", blankPdf(2_001))]);
       const { error } = await jobError(response);
       expect(error).toMatchObject({ code: "TOO_MANY_PAGES", context: { pages: 2_001, max_pages: 2_000 } });
+    });
+
+    it("refuses OCR of 41 pages with TOO_MANY_PAGES, without running it", async () => {
+      converter ??= await startConverter({ port: 0, log: () => {}, secret: TEST_SECRET });
+      const response = await postJob(converter.url, "ocr", { languages: "en" }, [
+        pdfFile("scan.pdf", blankPdf(41)),
+      ]);
+      const { error } = await jobError(response);
+      expect(error).toMatchObject({ code: "TOO_MANY_PAGES", context: { pages: 41, max_pages: 40 } });
     });
   });
 });

@@ -5,10 +5,11 @@
 import { AppError, type LanguageCode } from "../../contract/index.ts";
 import { ocrDocument } from "../../engines/ocr/ocr-pdf.ts";
 import { openPdf, wasRepaired } from "../../engines/pdf/open-pdf.ts";
+import { tooManyPages } from "../../engines/pdf/page-limit.ts";
 import { asPdfJobError, savePdf } from "../../engines/pdf/write-pdf.ts";
 import { engineFor } from "../../engines/types.ts";
 import { imageDocument } from "./image-pages.ts";
-import tool from "./tool.ts";
+import tool, { MAX_OCR_PAGES } from "./tool.ts";
 
 /** Share of the progress scale spent recognising pages; the rest is the final save. */
 const RECOGNISE_PROGRESS = 97;
@@ -18,6 +19,9 @@ export default engineFor(tool, async (inputs, options, progress) => {
   if (input === undefined) throw new AppError("NO_FILE", "No file to recognise.");
   const doc = input.kind === "pdf" ? openPdf(input.bytes, 0) : await imageDocument(input.bytes);
   try {
+    // A PDF's pages were counted before the tool started (the declaration's maxPages); an image's
+    // (a multi-page TIFF) are known once it is a document.
+    if (doc.countPages() > MAX_OCR_PAGES) throw tooManyPages(0, doc.countPages(), MAX_OCR_PAGES);
     const languages = languageList(options.languages);
     const summary = await ocrDocument(doc, { languages, redo: options.redo_text }, (percent) =>
       progress((percent * RECOGNISE_PROGRESS) / 100),

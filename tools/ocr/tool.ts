@@ -10,6 +10,13 @@ import {
 const MB = 1024 * 1024;
 
 /**
+ * Pages one OCR job takes (a PDF's, or a multi-page TIFF's): a page costs about 0.5–2 s of
+ * Tesseract at 200 dpi (English to Tamil, bench:ocr) and more at 300 dpi or on a loaded machine,
+ * so 40 pages keep a 30-page scan well within the converter's 120 s job limit.
+ */
+export const MAX_OCR_PAGES = 40;
+
+/**
  * PDF OCR: a scanned PDF (or a photo or scan as an image: every page of a multi-page TIFF) becomes
  * a searchable PDF, each page as it was with an invisible text layer word by word. `languages` are
  * site language codes, comma-separated; without any, each page's script is detected. Pages that
@@ -29,6 +36,7 @@ export default declareTool({
     maxFileBytes: 100 * MB,
     maxTotalBytes: 100 * MB,
     maxPixels: MAX_IMAGE_PIXELS,
+    maxPages: MAX_OCR_PAGES,
   },
   options: z.object({
     languages: options.languageList(),
