@@ -16,11 +16,13 @@ import type { LanguageCode } from "../../contract/index.ts";
 import { copyPixels, pageScale } from "../pdf/render-page.ts";
 import type { ProgressReporter } from "../types.ts";
 import {
+  cropImage,
   detectLayout,
   type GreyImage,
   modelsFor,
   type OcrLine,
   type PageImage,
+  type PixelBox,
   type QuarterTurn,
   readingTurn,
   recognise,
@@ -141,6 +143,11 @@ async function recognisePage(doc: mupdf.PDFDocument, index: number, options: Ocr
     );
     if (again.upright) reading = again;
   }
+  if (options.languages.length === 0)
+    reading = {
+      ...reading,
+      lines: await readOtherScripts(turnImage(draw(), reading.turn), reading.lines, models),
+    };
   if (reading.turn !== 0) pageObject.put("Rotate", (original + reading.turn) % 360);
   const toPixels = pixelMatrix(doc, index, scale);
   return { lines: reading.lines, toPixels, scale, turned: reading.turn !== 0 } satisfies RecognisedPage;
@@ -161,6 +168,63 @@ async function read(image: PageImage, models: string, turn: QuarterTurn): Promis
     turn: ((turn + more) % 360) as QuarterTurn,
     upright: true,
   };
+}
+
+/**
+ * Mean word confidence under which a line, read with the models of the page's detected script,
+ * may be in another script: English lines of a scan measured about 96, a Hindi line read with the
+ * Latin models 51.
+ */
+const MIN_LINE_CONFIDENCE = 70;
+
+/** Scripts besides the detected one that a page is searched for (the site has four). */
+const MAX_OTHER_SCRIPTS = 3;
+
+/**
+ * A page mixing scripts (English and Hindi, say) has one script detected, so its lines in another
+ * read poorly. The part of the upright `image` holding those lines has its own script detected
+ * and, when that is a new one, is read again with its models (which include English), its lines
+ * taking the place of those read there before; then the lines still read poorly, in turn.
+ */
+async function readOtherScripts(image: GreyImage, read: OcrLine[], models: string): Promise<OcrLine[]> {
+  const tried = new Set([models]);
+  let lines = read;
+  for (let round = 0; round < MAX_OTHER_SCRIPTS; round++) {
+    const weak = lines.filter((line) => confidenceOf([line]) < MIN_LINE_CONFIDENCE);
+    if (weak.length === 0) break;
+    const margin = Math.max(...weak.map((line) => line.height)) / 2;
+    const left = Math.max(0, Math.floor(Math.min(...weak.map((line) => line.left)) - margin));
+    const top = Math.max(0, Math.floor(Math.min(...weak.map((line) => line.top)) - margin));
+    const right = Math.max(...weak.map((line) => line.left + line.width)) + margin;
+    const bottom = Math.max(...weak.map((line) => line.top + line.height)) + margin;
+    const part = cropImage(image, { left, top, width: right - left, height: bottom - top });
+    const layout = await detectLayout(part);
+    if (!layout.detected || tried.has(layout.models)) break;
+    tried.add(layout.models);
+    const move = <T extends PixelBox>(item: T): T => ({
+      ...item,
+      left: item.left + left,
+      top: item.top + top,
+    });
+    const again = (await recognise(part, layout.models)).map((line) => ({
+      ...move(line),
+      words: line.words.map(move),
+    }));
+    const inside = (line: OcrLine) => {
+      const x = line.left + line.width / 2;
+      const y = line.top + line.height / 2;
+      return x >= left && x <= right && y >= top && y <= bottom;
+    };
+    const first = lines.findIndex(inside);
+    lines = [...lines.slice(0, first), ...again, ...lines.slice(first).filter((line) => !inside(line))];
+  }
+  return lines;
+}
+
+/** Mean confidence of the words read (0 without any). */
+function confidenceOf(lines: readonly OcrLine[]): number {
+  const words = lines.flatMap((line) => line.words);
+  return words.length === 0 ? 0 : words.reduce((sum, word) => sum + word.confidence, 0) / words.length;
 }
 
 /** Scale from the page's user space to the pixels it is recognised in. */

@@ -59,26 +59,28 @@ export interface PageLayout {
   readonly rotate: 0 | 90 | 180 | 270;
   /** The `-l` argument for the page's detected script. */
   readonly models: string;
+  /** Whether a script was detected (else `models` are the default). */
+  readonly detected: boolean;
 }
 
-/** One recognised word, its box in the image's pixels (origin top left). */
-export interface OcrWord {
-  readonly text: string;
+/** A box in an image's pixels (origin top left). */
+export interface PixelBox {
   readonly left: number;
   readonly top: number;
   readonly width: number;
   readonly height: number;
+}
+
+/** One recognised word, its box in the image's pixels. */
+export interface OcrWord extends PixelBox {
+  readonly text: string;
   /** Tesseract's confidence in the word, 0–100. */
   readonly confidence: number;
 }
 
 /** A line of words in reading order, with the line's box. */
-export interface OcrLine {
+export interface OcrLine extends PixelBox {
   readonly words: readonly OcrWord[];
-  readonly left: number;
-  readonly top: number;
-  readonly width: number;
-  readonly height: number;
 }
 
 /**
@@ -103,14 +105,19 @@ export async function detectLayout(image: GreyImage): Promise<PageLayout> {
       `min_characters_to_try=${OSD_MIN_CHARACTERS}`,
     ]));
   // Still nothing to decide from (a blank or picture page).
-  if (!/Rotate:/.test(stdout)) return { rotate: 0, models: DEFAULT_MODELS };
+  if (!/Rotate:/.test(stdout)) return { rotate: 0, models: DEFAULT_MODELS, detected: false };
   const value = (name: string) =>
     /: *(.+)/.exec(stdout.split("\n").find((l) => l.startsWith(name)) ?? "")?.[1];
   const rotate = Number(value("Rotate"));
   const confidence = Number(value("Orientation confidence"));
   const script = value("Script")?.trim() ?? "";
   const turn = [90, 180, 270].includes(rotate) && confidence >= MIN_ORIENTATION_CONFIDENCE ? rotate : 0;
-  return { rotate: turn as PageLayout["rotate"], models: SCRIPT_MODELS[script] ?? DEFAULT_MODELS };
+  const models = SCRIPT_MODELS[script];
+  return {
+    rotate: turn as PageLayout["rotate"],
+    models: models ?? DEFAULT_MODELS,
+    detected: models !== undefined,
+  };
 }
 
 /** The page's words, line by line (Tesseract's TSV output, page segmentation 3: automatic). */
@@ -180,6 +187,20 @@ export function readingTurn(lines: readonly OcrLine[]): QuarterTurn | undefined 
   return down > 0 ? 270 : down < 0 ? 90 : undefined;
 }
 
+/** The part of the image within `box` (pixels, clipped to the image). */
+export function cropImage(image: GreyImage, box: PixelBox): GreyImage {
+  const left = Math.max(0, Math.floor(box.left));
+  const top = Math.max(0, Math.floor(box.top));
+  const width = Math.min(image.width, Math.ceil(box.left + box.width)) - left;
+  const height = Math.min(image.height, Math.ceil(box.top + box.height)) - top;
+  const samples = new Uint8Array(Math.max(0, width * height));
+  for (let y = 0; y < height; y++) {
+    const from = (top + y) * image.width + left;
+    samples.set(image.samples.subarray(from, from + width), y * width);
+  }
+  return { width, height, samples, dpi: image.dpi };
+}
+
 /** The image turned clockwise by `turn`. */
 export function turnImage(image: GreyImage, turn: QuarterTurn): GreyImage {
   const { width, height, samples } = image;
@@ -204,7 +225,7 @@ export function turnLines(
   width: number,
   height: number,
 ): OcrLine[] {
-  const box = <T extends { left: number; top: number; width: number; height: number }>(item: T): T => {
+  const box = <T extends PixelBox>(item: T): T => {
     const [x0, y0] = turnPoint(item.left, item.top, turn, width, height);
     const [x1, y1] = turnPoint(item.left + item.width, item.top + item.height, turn, width, height);
     return {

@@ -137,6 +137,16 @@ describe("OCR without a language chosen", () => {
     const source = `हिन्दी पृष्ठ ${HINDI} ${HINDI}`;
     expect(score(source, pdfText(result.bytes), "devanagari")).toBeGreaterThanOrEqual(MIN_F1);
   });
+
+  it("reads a page mixing scripts with the models of both", async () => {
+    // Mostly English: the page's script is detected as Latin, its Hindi and Tamil lines as theirs.
+    const markdown = `# Letter\n\n${ENGLISH}.\n\n${ENGLISH}.\n\n${HINDI}\n\n${TAMIL}`;
+    const result = await run(scanPdf([await scanImage({ markdown })]), "pdf");
+    const text = pdfText(result.bytes);
+    expect(score(`Letter ${ENGLISH} ${ENGLISH}`, text, "latin")).toBeGreaterThanOrEqual(MIN_F1);
+    expect(score(HINDI, text, "devanagari")).toBeGreaterThanOrEqual(MIN_F1);
+    expect(score(TAMIL, text, "tamil")).toBeGreaterThanOrEqual(MIN_F1);
+  });
 });
 
 describe("OCR of images", () => {
