@@ -192,6 +192,33 @@ describe("a click before hydration", () => {
     }
   });
 
+  it("on a tool's options and start button is visibly not taken; once hydrated the choice is the app's", async () => {
+    const { context, page, release } = await openWithoutScripts("/tools/compress-image");
+    try {
+      const low = page.locator('input[name="quality"][value="low"]');
+      const convert = page.getByTestId("convert-button");
+      await convert.waitFor({ state: "visible" });
+      expect(await page.getByTestId("tool-body").getAttribute("aria-busy")).toBe("true");
+      expect(await low.isDisabled()).toBe(true);
+      expect(await convert.isDisabled()).toBe(true);
+      // A click on an option before hydration would check it with the app still on "medium".
+      await low.click({ force: true });
+      expect(await low.isChecked()).toBe(false);
+
+      release();
+      await page.waitForFunction(
+        () => document.documentElement.dataset.pageReady === "/tools/compress-image",
+      );
+      expect(await page.getByTestId("tool-body").getAttribute("aria-busy")).toBeNull();
+      expect(await convert.isEnabled()).toBe(true);
+      await low.check();
+      expect(await low.isChecked()).toBe(true);
+      expect(await page.locator('input[name="quality"][value="medium"]').isChecked()).toBe(false);
+    } finally {
+      await context.close();
+    }
+  });
+
   it("on the header's and home page's buttons: sent disabled and busy, working once hydrated", async () => {
     const { context, page, release } = await openWithoutScripts("/");
     try {

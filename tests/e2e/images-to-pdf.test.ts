@@ -6,6 +6,7 @@ import * as mupdf from "mupdf";
 import type { Page } from "playwright-core";
 import sharp from "sharp";
 import { describe, expect, inject, it } from "vitest";
+import { heicOf, heifEnc } from "../container/image-kind-fixtures.ts";
 import { chromiumPages, downloadBytes, translator } from "./page-helpers.ts";
 
 const newPage = chromiumPages();
@@ -70,6 +71,7 @@ describe("Images to PDF in English", () => {
     // A second selection is appended.
     await page.getByTestId("file-input").setInputFiles([await imageFile("blue.webp")]);
     await expect.poll(() => rowNames(page)).toEqual(["red.png", "green.jpg", "blue.webp"]);
+    await expect.poll(() => page.locator('[data-testid="file-row"] img').count()).toBe(3);
     const thumbnails = await page
       .locator('[data-testid="file-row"] img')
       .evaluateAll((images) => images.map((image) => (image as HTMLImageElement).src));
@@ -149,6 +151,71 @@ describe("Images to PDF in English", () => {
       page.getByRole("button", { name: t("images-to-pdf:convert") }).click(),
     );
     expect(pageCentres(file.bytes)).toHaveLength(1);
+    await page.context().close();
+  });
+});
+
+describe("Images to PDF on a phone, in Tamil", () => {
+  it("draws a TIFF's thumbnail, shows a HEIC as a format tile (no broken image), and keeps names whole", async () => {
+    const page = await newPage();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${siteUrl}/ta/tools/images-to-pdf`);
+    const red = sharp({
+      create: { width: 300, height: 200, channels: 3, background: { r: 220, g: 30, b: 30 } },
+    });
+    const longName = "holiday-photo-from-the-beach-in-chennai-december-2026.tiff";
+    const files = [
+      {
+        name: longName,
+        mimeType: "image/tiff",
+        buffer: await red.clone().tiff({ compression: "lzw" }).toBuffer(),
+      },
+      { name: "photo.png", mimeType: "image/png", buffer: await red.clone().png().toBuffer() },
+      // Chromium has no HEIC decoder (Safari has): the row must not show a broken image.
+      ...(heifEnc()
+        ? [
+            {
+              name: "iphone.heic",
+              mimeType: "image/heic",
+              buffer: Buffer.from(heicOf(await red.clone().png().toBuffer())),
+            },
+          ]
+        : []),
+    ];
+    await page.getByTestId("file-input").setInputFiles(files);
+    await expect.poll(() => page.getByTestId("file-row").count()).toBe(files.length);
+    await expect.poll(() => page.locator('[data-testid="image-thumbnail"][data-pending]').count()).toBe(0);
+    const thumbnails = await page.getByTestId("image-thumbnail").evaluateAll((nodes) =>
+      nodes.map((node) => ({
+        tag: node.tagName,
+        text: node.textContent,
+        // A drawn image has pixels; a broken one has none.
+        drawn: node instanceof HTMLImageElement ? node.complete && node.naturalWidth > 0 : null,
+        colour: (() => {
+          if (!(node instanceof HTMLImageElement) || node.naturalWidth === 0) return null;
+          const canvas = document.createElement("canvas");
+          canvas.width = node.naturalWidth;
+          canvas.height = node.naturalHeight;
+          const context = canvas.getContext("2d");
+          context?.drawImage(node, 0, 0);
+          return Array.from(context?.getImageData(canvas.width >> 1, canvas.height >> 1, 1, 1).data ?? []);
+        })(),
+      })),
+    );
+    // The TIFF: a real picture of its pixels (red), drawn in the browser.
+    expect(thumbnails[0]).toMatchObject({ tag: "IMG", drawn: true });
+    const centre = thumbnails[0]?.colour ?? [];
+    for (const [c, want] of [220, 30, 30].entries())
+      expect(Math.abs((centre[c] ?? 0) - want)).toBeLessThan(12);
+    expect(thumbnails[1]).toMatchObject({ tag: "IMG", drawn: true });
+    if (files.length === 3) expect(thumbnails[2]).toMatchObject({ tag: "SPAN", text: "HEIC" });
+
+    // The long name is shown whole (wrapped), inside its row, and nothing spills out of the screen.
+    const row = page.getByTestId("file-row").first();
+    expect(await row.locator(".file-name").innerText()).toBe(longName);
+    const [rowBox, nameBox] = [await row.boundingBox(), await row.locator(".file-name").boundingBox()];
+    expect(nameBox && rowBox && nameBox.x + nameBox.width <= rowBox.x + rowBox.width).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await page.context().close();
   });
 });

@@ -1,9 +1,11 @@
 /**
  * Words and numbers (issue 30 §8): a batch of several files has a plural title, a total that grew
  * says "larger" (never a negative reduction), and files that came out larger are counted apart; a
- * file given as Markdown that is not is called "not a valid Markdown file", not an image.
+ * file given as Markdown that is not is called "not a valid Markdown file", not an image; headings
+ * are sized per script, so the home page's buttons are on a phone's first screen in every language.
  */
 import { describe, expect, inject, it } from "vitest";
+import { LANGUAGE_CODES } from "../../contract/languages.ts";
 import { imageFixtures } from "../container/image-fixtures.ts";
 import { chromiumPages, translator } from "./page-helpers.ts";
 
@@ -47,6 +49,28 @@ describe("Markdown to PDF, a file that is not Markdown", () => {
     const toast = page.getByTestId("toast");
     await toast.waitFor();
     expect(await toast.textContent()).toContain(t("errors.notMarkdownContent", { name: "notes.md" }));
+    await page.context().close();
+  });
+});
+
+describe("The home page on a phone (390 × 844)", () => {
+  it("shows its heading and both buttons on the first screen in every language", async () => {
+    const page = await newPage();
+    await page.setViewportSize({ width: 390, height: 844 });
+    // The page's own area: a phone browser's address and tool bars take about 144 px of the screen.
+    const firstScreen = 844 - 144;
+    const seen: Record<string, number> = {};
+    for (const language of LANGUAGE_CODES) {
+      await page.goto(`${siteUrl}/${language}`);
+      await page.evaluate(() => document.fonts.ready);
+      const bottoms = await page
+        .locator(".hero__actions > *")
+        .evaluateAll((nodes) => nodes.map((node) => node.getBoundingClientRect().bottom));
+      expect(bottoms).toHaveLength(2);
+      seen[language] = Math.round(Math.max(...bottoms));
+    }
+    const below = Object.entries(seen).filter(([, bottom]) => bottom > firstScreen);
+    expect(below).toEqual([]);
     await page.context().close();
   });
 });

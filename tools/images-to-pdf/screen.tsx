@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { type ChosenFile, toChosenFiles } from "../../client/src/components/sortable-files/chosen-file";
 import { SortableFileList } from "../../client/src/components/sortable-files/sortable-file-list";
 import { useFileProblem } from "../../client/src/components/sortable-files/use-file-problem";
 import { ChoiceGroup } from "../../client/src/components/tool/choice-group";
@@ -9,7 +10,7 @@ import { TaskResultPanel } from "../../client/src/components/tool/task-result-pa
 import { ToolShell } from "../../client/src/components/tool/tool-shell";
 import { downloadResult, useToolTask } from "../../client/src/components/tool/use-tool-task";
 import { showErrorMessage } from "../../client/src/lib/show-error";
-import { toChosenImages, useChosenImages } from "./chosen-images";
+import { ImageThumbnail } from "./image-thumbnail";
 import tool from "./tool.ts";
 import "./images-to-pdf.css";
 
@@ -26,7 +27,7 @@ export default function ImagesToPdfPage() {
   const { t } = useTranslation([tool.id, "common"]);
   // Shared helpers take the common namespace.
   const { t: shared } = useTranslation();
-  const [items, setItems] = useChosenImages();
+  const [items, setItems] = useState<ChosenFile[]>([]);
   const [margin, setMargin] = useState<Margin>("small");
   const [orientation, setOrientation] = useState<Orientation>("portrait");
   const { problemOf, markProblem, clearProblem } = useFileProblem(items);
@@ -87,7 +88,7 @@ export default function ImagesToPdfPage() {
             existing={items.map((item) => item.file)}
             disabled={busy}
             compact={items.length > 0}
-            onAccept={(files) => setItems([...items, ...toChosenImages(files)])}
+            onAccept={(files) => setItems([...items, ...toChosenFiles(files)])}
           />
           <ChoiceGroup
             name="margin"
@@ -135,9 +136,7 @@ export default function ImagesToPdfPage() {
               disabled={busy}
               problemOf={problemOf}
               itemsClassName="images-to-pdf__items"
-              renderThumbnail={(item) => (
-                <img className="images-to-pdf__thumbnail" src={item.preview} alt="" />
-              )}
+              renderThumbnail={(item) => <ImageThumbnail file={item.file} />}
               onChange={setItems}
             />
           ) : (

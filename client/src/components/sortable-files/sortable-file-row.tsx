@@ -4,6 +4,7 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { extensionOf } from "../../lib/contract";
 import { formatFileSize } from "../../lib/format/file-size";
+import { FileName } from "../file-name";
 import { Icon } from "../icon";
 import type { ChosenFile } from "./chosen-file";
 
@@ -20,21 +21,6 @@ interface SortableFileRowProps {
   /** Shown under its name after the problem (e.g. the password a protected PDF asks for). */
   footer?: ReactNode;
   onRemove: (id: string) => void;
-}
-
-/**
- * A file name that stays readable in a narrow row: the stem is cut in the middle of the name with an
- * ellipsis while the extension stays visible (on phones the whole name wraps instead).
- */
-function FileName({ name }: { name: string }) {
-  const extension = extensionOf(name);
-  const stem = extension ? name.slice(0, name.length - extension.length - 1) : name;
-  return (
-    <span className="file-row__label">
-      <span className="file-row__stem">{stem}</span>
-      {extension ? <span className="file-row__extension">{name.slice(stem.length)}</span> : null}
-    </span>
-  );
 }
 
 /** One file of a sortable list: drag handle, position badge, thumbnail, name, size, problem, remove. */

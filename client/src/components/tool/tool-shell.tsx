@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { PATHS } from "../../config/paths";
 import type { ToolId } from "../../lib/contract";
 import { catalogTool } from "../../lib/tool-catalog";
+import { useHydrated } from "../../lib/use-hydrated";
 import { usePageMeta } from "../../lib/use-page-meta";
 import { LocalizedLink } from "../localized-link";
 
@@ -16,6 +17,7 @@ export function ToolShell({ toolId, children }: { toolId: ToolId; children?: Rea
   const name = t("name");
   const description = t("description");
   usePageMeta({ title: name, description });
+  const hydrated = useHydrated();
   return (
     <div className="tool-page container">
       <header className="tool-page__header">
@@ -23,8 +25,21 @@ export function ToolShell({ toolId, children }: { toolId: ToolId; children?: Rea
         <p className="tool-page__description">{description}</p>
       </header>
       {/* Takes the focus when the control that had it goes away (see FileDropzone). */}
-      <div className="tool-page__body" tabIndex={-1} data-focus-fallback>
-        {catalogTool(toolId).state === "available" && children ? children : <UnavailableNotice />}
+      <div
+        className="tool-page__body"
+        tabIndex={-1}
+        data-focus-fallback
+        aria-busy={hydrated ? undefined : true}
+        data-testid="tool-body"
+      >
+        {/*
+         * Until the app has hydrated the page, every control of the screen (options, buttons,
+         * fields) is disabled by this fieldset: a click or a typed character before then is visibly
+         * not taken, instead of changing an option the app then ignores.
+         */}
+        <fieldset className="tool-page__controls" disabled={!hydrated} role="presentation">
+          {catalogTool(toolId).state === "available" && children ? children : <UnavailableNotice />}
+        </fieldset>
       </div>
     </div>
   );

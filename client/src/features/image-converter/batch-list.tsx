@@ -1,4 +1,6 @@
 import { useTranslation } from "react-i18next";
+import { FileName } from "../../components/file-name";
+import { Icon } from "../../components/icon";
 import { downloadResult } from "../../components/tool/use-tool-task";
 import { formatFileSize, formatPercent } from "../../lib/format/file-size";
 import { type BatchItem, type DoneItem, isDone } from "./use-batch-tasks";
@@ -80,9 +82,10 @@ export function BatchList(props: BatchListProps) {
         return (
           <li key={item.id} className="batch-item" data-testid="batch-item" data-state={item.state.name}>
             <div className="batch-item__main">
-              <span className="batch-item__name" title={item.file.name}>
-                {isDone(item) ? item.state.result.filename : item.file.name}
-              </span>
+              <FileName
+                className="batch-item__name"
+                name={isDone(item) ? item.state.result.filename : item.file.name}
+              />
               {item.state.name === "ready" || item.state.name === "failed" ? (
                 <span className="batch-item__size">{formatFileSize(item.file.size, t, language)}</span>
               ) : null}
@@ -113,10 +116,12 @@ export function BatchList(props: BatchListProps) {
               {editable ? (
                 <button
                   type="button"
-                  className="button button--small button--danger-outline"
+                  className="icon-button batch-item__remove"
+                  aria-label={t("fileList.remove", { name: item.file.name })}
+                  title={t("fileList.remove", { name: item.file.name })}
                   onClick={() => onRemove(item.id)}
                 >
-                  {t("fileList.remove", { name: item.file.name })}
+                  <Icon name="close" />
                 </button>
               ) : null}
             </div>

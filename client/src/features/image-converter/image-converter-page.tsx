@@ -43,15 +43,15 @@ export default function ImageConverterPage({ toolId }: { toolId: ToolId }) {
         download: t("imageConverter.download", { format }),
         another: t("imageConverter.another"),
       }}
-      settings={(disabled) => (
-        <QualityPicker
-          value={quality}
-          disabled={disabled}
-          showsJpegQuality={settings.showsJpegQuality}
-          onChange={setQuality}
-        />
-      )}
-      fieldsFor={() => ({ quality })}
+      settings={(disabled) =>
+        // PNG is lossless: a quality choice would change nothing, so it is not offered.
+        settings.showsJpegQuality ? (
+          <QualityPicker value={quality} disabled={disabled} onChange={setQuality} />
+        ) : (
+          <p className="converter__note">{t("imageConverter.losslessNote", { format })}</p>
+        )
+      }
+      fieldsFor={(): Record<string, string> => (settings.showsJpegQuality ? { quality } : {})}
       noteFor={noteFor}
     />
   );

@@ -6,17 +6,16 @@ import { QUALITY_CHOICES } from "./converter-tool";
 interface QualityPickerProps {
   value: QualityPreset;
   disabled: boolean;
-  showsJpegQuality: boolean;
   onChange: (value: QualityPreset) => void;
 }
 
-/** The high / medium / low choice as a radio group. */
-export function QualityPicker({ value, disabled, showsJpegQuality, onChange }: QualityPickerProps) {
+/** The high / medium / low choice of a JPEG's quality, as a radio group. */
+export function QualityPicker({ value, disabled, onChange }: QualityPickerProps) {
   const { t } = useTranslation();
   const choices = QUALITY_CHOICES.map((choice) => ({
     value: choice,
     label: t(`imageConverter.qualityOption.${choice}`),
-    hint: showsJpegQuality ? t("imageConverter.qualityHint", { value: QUALITY_PRESETS[choice] }) : undefined,
+    hint: t("imageConverter.qualityHint", { value: QUALITY_PRESETS[choice] }),
   }));
   return (
     <ChoiceGroup
