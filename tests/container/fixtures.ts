@@ -358,3 +358,47 @@ function onlyTiffTile(tiff: Uint8Array): Uint8Array {
   const offset = values.get(324) ?? 0;
   return tiff.slice(offset, offset + (values.get(325) ?? 0));
 }
+
+/** The lines every page of `unreadableTextPdf` draws. */
+export const UNREADABLE_LINES = [
+  "Quarterly report",
+  "Sales grew in every region",
+  "The new office opened in May",
+];
+
+/**
+ * A PDF whose pages draw UNREADABLE_LINES in 24-point Helvetica (visible, real glyphs) with a
+ * ToUnicode map per page: `private-use` maps every code to U+E000 and on (as some subset fonts
+ * do), `replacement` every code to U+FFFD, `readable` has no map (WinAnsi, read as drawn).
+ */
+export function unreadableTextPdf(
+  pages: readonly ("private-use" | "replacement" | "readable")[],
+): Uint8Array {
+  const doc = new mupdf.PDFDocument();
+  const hex4 = (code: number) => `<${code.toString(16).toUpperCase().padStart(4, "0")}>`;
+  const maps = {
+    "private-use": "1 beginbfrange <20> <7E> <E020> endbfrange",
+    replacement: `1 beginbfrange <20> <7E> [${Array.from({ length: 0x5f }, () => hex4(0xfffd)).join(" ")}] endbfrange`,
+  };
+  for (const kind of pages) {
+    const font: Record<string, unknown> = {
+      Type: "Font",
+      Subtype: "Type1",
+      BaseFont: "Helvetica",
+      Encoding: "WinAnsiEncoding",
+    };
+    if (kind !== "readable") {
+      const cmap = `/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /Unreadable def /CMapType 2 def
+1 begincodespacerange <00> <FF> endcodespacerange
+${maps[kind]}
+endcmap CMapName currentdict /CMap defineresource pop end end`;
+      font.ToUnicode = doc.addStream(cmap, {});
+    }
+    const resources = doc.addObject({ Font: { F1: doc.addObject(font) } });
+    const content = UNREADABLE_LINES.map(
+      (line, i) => `BT /F1 24 Tf 72 ${720 - i * 48} Td (${line}) Tj ET`,
+    ).join("\n");
+    doc.insertPage(-1, doc.addPage([0, 0, 595, 842], 0, resources, content));
+  }
+  return save(doc, "");
+}
