@@ -103,6 +103,39 @@ function logoFile(): Plugin {
   };
 }
 
+/**
+ * pdf.js's WebAssembly image decoders (JBIG2 and CCITT fax, JPEG 2000), served from this
+ * origin at fixed names under PDFJS_WASM_PATH, which `getDocument({ wasmUrl })` names
+ * (client/src/components/pdf/pdf-pages.ts): without them, scanned pages preview blank. The CSP's
+ * 'wasm-unsafe-eval' (worker/security-headers.ts) lets the pdf.js worker compile them.
+ */
+const PDFJS_WASM_DIR = fileURLToPath(new URL("./node_modules/pdfjs-dist/wasm/", import.meta.url));
+const PDFJS_DECODERS = ["jbig2.wasm", "openjpeg.wasm"];
+const PDFJS_WASM_PATH = `/${ASSETS_DIR}/pdfjs/`;
+
+function pdfjsDecoders(): Plugin {
+  return {
+    name: "pdfjs-decoders",
+    configureServer(server) {
+      server.middlewares.use(PDFJS_WASM_PATH, (request, response, next) => {
+        const name = request.url?.replace(/^\//, "").replace(/\?.*$/, "") ?? "";
+        if (!PDFJS_DECODERS.includes(name)) return next();
+        response.setHeader("Content-Type", "application/wasm");
+        response.end(readFileSync(`${PDFJS_WASM_DIR}${name}`));
+      });
+    },
+    generateBundle() {
+      for (const name of PDFJS_DECODERS) {
+        this.emitFile({
+          type: "asset",
+          fileName: `${PDFJS_WASM_PATH.slice(1)}${name}`,
+          source: readFileSync(`${PDFJS_WASM_DIR}${name}`),
+        });
+      }
+    },
+  };
+}
+
 /** The prerender's build reads every string from the bundle (i18n-server.ts) instead of fetching it. */
 function serverStrings(): Plugin {
   const browserModule = fileURLToPath(new URL("./client/src/lib/i18n/i18n.ts", import.meta.url));
@@ -165,11 +198,15 @@ function serverOrClient(isSsrBuild: boolean): UserConfig {
           toolRegistry(),
           securityHeadersFile(),
           logoFile(),
+          pdfjsDecoders(),
           blogContentFiles(),
           moduleList(),
           prerenderPages(),
         ],
-    define: { "import.meta.env.VITE_SITE_ORIGIN": JSON.stringify(siteOrigin()) },
+    define: {
+      "import.meta.env.VITE_SITE_ORIGIN": JSON.stringify(siteOrigin()),
+      "import.meta.env.VITE_PDFJS_WASM_PATH": JSON.stringify(PDFJS_WASM_PATH),
+    },
     oxc: { jsx: { runtime: "automatic" } },
     build: {
       outDir: isSsrBuild ? "../dist/server" : "../dist/client",

@@ -5,7 +5,8 @@
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   "Content-Security-Policy": [
     "default-src 'self'",
-    "script-src 'self'",
+    // WebAssembly compiled from same-origin files only (pdf.js's image decoders); no eval.
+    "script-src 'self' 'wasm-unsafe-eval'",
     "style-src 'self'",
     "img-src 'self' blob: data:",
     "font-src 'self'",

@@ -36,6 +36,11 @@ export interface OcrOptions {
   readonly languages: readonly LanguageCode[];
   /** Recognise pages that already have text too. */
   readonly redo: boolean;
+  /**
+   * 0-based indexes of pages recognised although they have text (text that cannot be read); a
+   * layer added here before is replaced.
+   */
+  readonly alsoPages?: ReadonlySet<number>;
 }
 
 export interface OcrSummary {
@@ -72,8 +77,9 @@ export async function ocrDocument(
   let words = 0;
   for (let index = 0; index < pageCount; index++) {
     const pageObject = doc.findPage(index);
-    const hadLayer = removeTextLayer(pageObject, options.redo);
-    if (!options.redo && (hadLayer || pageHasText(doc, index))) {
+    const redo = options.redo || options.alsoPages?.has(index) === true;
+    const hadLayer = removeTextLayer(pageObject, redo);
+    if (!redo && (hadLayer || pageHasText(doc, index))) {
       kept++;
     } else {
       const page = await recognisePage(doc, index, options);

@@ -8,10 +8,15 @@
  * detected) and their scans give way to the recognised paragraphs. Without it, a PDF with no text
  * at all (scanned pages) is refused with PDF_NO_TEXT, and scanned pages among text pages come out
  * as their pictures.
+ *
+ * Pages whose text cannot be read (fonts without a usable Unicode mapping: "����") are counted in
+ * the facts (`unreadable_text`, `unreadable_pages`), so the result says so and offers OCR; with
+ * `ocr` they are recognised too, and the recognised text replaces theirs.
  */
 import type * as mupdf from "mupdf";
 import { AppError, type JobFacts } from "../../contract/index.ts";
 import { ocrDocument } from "../ocr/ocr-pdf.ts";
+import { OCR_FONT_NAME } from "../ocr/text-layer.ts";
 import type { EngineHandler } from "../types.ts";
 import { markHeadings, markListLevels } from "./docx/headings.ts";
 import { inVisualOrder, toLogicalOrder } from "./docx/indic.ts";
@@ -22,7 +27,8 @@ import { pictureOf } from "./docx/pictures.ts";
 import { findRunningHeads, type PageLines } from "./docx/running-heads.ts";
 import { writeDocx } from "./docx/write-docx.ts";
 import { openPdf, wasRepaired } from "./open-pdf.ts";
-import { readPageText, textLines } from "./structured-text.ts";
+import { type PageText, type ReadOptions, readPageText, textLines } from "./structured-text.ts";
+import { onlyTextInFont, unreadableText } from "./unreadable-text.ts";
 import { asPdfJobError } from "./write-pdf.ts";
 
 export interface PdfToWordOptions {
@@ -40,24 +46,38 @@ export const pdfToWord: EngineHandler<PdfToWordOptions> = async (inputs, options
   try {
     const pageCount = doc.countPages();
     const recognised = new Set<number>();
+    /** Pages whose own text gave way to recognised text: only the recognised text is read. */
+    const replaced = new Set<number>();
     let start = 0;
     if (options.ocr === true) {
-      const summary = await ocrDocument(doc, { languages: [], redo: false }, (percent) =>
-        progress((percent * OCR_PROGRESS) / 100),
+      const unreadable = unreadablePages(doc, pageCount);
+      const summary = await ocrDocument(
+        doc,
+        { languages: [], redo: false, alsoPages: unreadable },
+        (percent) => progress((percent * OCR_PROGRESS) / 100),
       );
-      for (const index of summary.recognised) recognised.add(index);
+      for (const index of summary.recognised) {
+        recognised.add(index);
+        if (unreadable.has(index)) replaced.add(index);
+      }
       start = OCR_PROGRESS;
     }
+    const read = (page: mupdf.PDFPage, index: number, readOptions?: ReadOptions): PageText => {
+      const text = readPageText(page, index, readOptions);
+      return replaced.has(index) ? onlyTextInFont(text, OCR_FONT_NAME) : text;
+    };
     const scale = (100 - start) / 100;
-    const { edges, visualOrder } = firstPass(doc, pageCount, (done) =>
+    const { edges, visualOrder } = firstPass(doc, pageCount, read, (done) =>
       progress(start + (done / pageCount) * 30 * scale),
     );
+    let unreadableCount = 0;
     const heads = findRunningHeads(edges);
     const pages: PageModel[] = [];
     for (let index = 0; index < pageCount; index++) {
       const page = doc.loadPage(index);
       try {
-        const text = readPageText(page, index);
+        const text = read(page, index);
+        if (unreadableText(textLines(text))) unreadableCount++;
         const removed = new Set([...(heads.removed[index] ?? [])].map(lineKey));
         const lines = visualLines(textLines(text))
           .map((line) => (visualOrder ? logical(line) : line))
@@ -88,7 +108,12 @@ export const pdfToWord: EngineHandler<PdfToWordOptions> = async (inputs, options
       printed: heads.printed,
     });
     progress(100);
-    return { bytes, facts: factsOf(pages, headings, heads, wasRepaired(doc)) };
+    const facts = factsOf(pages, headings, heads, wasRepaired(doc));
+    return {
+      bytes,
+      facts:
+        unreadableCount > 0 ? { ...facts, unreadable_text: true, unreadable_pages: unreadableCount } : facts,
+    };
   } catch (error) {
     // MuPDF's own errors on a file that opened (a page-tree cycle) are damage, as merge says.
     throw asPdfJobError(error, "conversion to Word", { file_index: 0 });
@@ -97,13 +122,33 @@ export const pdfToWord: EngineHandler<PdfToWordOptions> = async (inputs, options
   }
 };
 
-function firstPass(doc: mupdf.PDFDocument, pageCount: number, progress: (done: number) => void) {
+/** The 0-based indexes of the pages whose text cannot be read. */
+function unreadablePages(doc: mupdf.PDFDocument, pageCount: number): Set<number> {
+  const pages = new Set<number>();
+  for (let index = 0; index < pageCount; index++) {
+    const page = doc.loadPage(index);
+    try {
+      if (unreadableText(textLines(readPageText(page, index, { images: false, rules: false }))))
+        pages.add(index);
+    } finally {
+      page.destroy();
+    }
+  }
+  return pages;
+}
+
+function firstPass(
+  doc: mupdf.PDFDocument,
+  pageCount: number,
+  read: (page: mupdf.PDFPage, index: number, options: ReadOptions) => PageText,
+  progress: (done: number) => void,
+) {
   const edges: PageLines[] = [];
   const samples: string[] = [];
   for (let index = 0; index < pageCount; index++) {
     const page = doc.loadPage(index);
     try {
-      const text = readPageText(page, index, { images: false, rules: false });
+      const text = read(page, index, { images: false, rules: false });
       const lines = visualLines(textLines(text));
       edges.push({
         width: text.width,

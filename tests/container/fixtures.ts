@@ -278,3 +278,127 @@ export async function rotatedPng(width: number, height: number): Promise<Uint8Ar
     .toBuffer();
   return new Uint8Array(png);
 }
+
+/**
+ * A scanned-fax PDF: page 1 a JBIG2 image, page 2 the same picture as a CCITT Group 4 image, both
+ * 1-bit, black where `scannedFaxBlack` says (a block in the top-left quarter), white elsewhere.
+ * sharp writes the Group 4 (T.6) data as a one-tile TIFF; the JBIG2 stream is that data wrapped as
+ * an MMR generic region (T.88: a page information segment, then an immediate lossless generic
+ * region with MMR set), so no encoder is written here.
+ */
+export async function scannedFaxPdf(): Promise<Uint8Array> {
+  const { width, height, block } = scannedFaxBlack;
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="white"/><rect x="${block.x}" y="${block.y}" width="${block.width}" height="${block.height}" fill="black"/></svg>`;
+  const grey = await sharp(Buffer.from(svg)).flatten({ background: "#fff" }).greyscale().raw().toBuffer();
+  const tiff = await sharp(grey, { raw: { width, height, channels: 1 } })
+    .toColourspace("b-w")
+    .tiff({
+      compression: "ccittfax4",
+      bitdepth: 1,
+      miniswhite: true,
+      tile: true,
+      tileWidth: width,
+      tileHeight: height,
+    })
+    .toBuffer();
+  const g4 = onlyTiffTile(new Uint8Array(tiff));
+  const u32 = (n: number) => [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255];
+  // Segment header: number, type, no referred-to segments, page 1, data length.
+  const segment = (number: number, type: number, data: readonly number[]) => [
+    ...u32(number),
+    type,
+    0,
+    1,
+    ...u32(data.length),
+    ...data,
+  ];
+  const jbig2 = new Uint8Array([
+    ...segment(0, 48, [...u32(width), ...u32(height), ...u32(0), ...u32(0), 0, 0, 0]),
+    ...segment(1, 39, [...u32(width), ...u32(height), ...u32(0), ...u32(0), 0, 1, ...g4]),
+  ]);
+  const doc = new mupdf.PDFDocument();
+  const images = [
+    { Filter: "JBIG2Decode", bytes: jbig2 },
+    { Filter: "CCITTFaxDecode", bytes: g4, DecodeParms: { K: -1, Columns: width, Rows: height } },
+  ];
+  for (const { bytes, ...filter } of images) {
+    const image = doc.addRawStream(bytes, {
+      Type: "XObject",
+      Subtype: "Image",
+      Width: width,
+      Height: height,
+      ColorSpace: "DeviceGray",
+      BitsPerComponent: 1,
+      ...filter,
+    });
+    const resources = doc.addObject({ XObject: { Im1: image } });
+    const [w, h] = [(width * 72) / 100, (height * 72) / 100];
+    doc.insertPage(-1, doc.addPage([0, 0, w, h], 0, resources, `q ${w} 0 0 ${h} 0 0 cm /Im1 Do Q`));
+  }
+  return save(doc, "");
+}
+
+/** The picture of `scannedFaxPdf`, in pixels (100 dpi): sides multiples of 16 (one TIFF tile). */
+export const scannedFaxBlack = { width: 592, height: 800, block: { x: 48, y: 48, width: 224, height: 304 } };
+
+/** The bytes of a TIFF's single tile (TileOffsets 324 and TileByteCounts 325, one value each). */
+function onlyTiffTile(tiff: Uint8Array): Uint8Array {
+  const view = new DataView(tiff.buffer, tiff.byteOffset, tiff.byteLength);
+  const little = tiff[0] === 0x49;
+  const ifd = view.getUint32(4, little);
+  const values = new Map<number, number>();
+  for (let i = 0; i < view.getUint16(ifd, little); i++) {
+    const entry = ifd + 2 + i * 12;
+    const short = view.getUint16(entry + 2, little) === 3;
+    values.set(
+      view.getUint16(entry, little),
+      short ? view.getUint16(entry + 8, little) : view.getUint32(entry + 8, little),
+    );
+  }
+  const offset = values.get(324) ?? 0;
+  return tiff.slice(offset, offset + (values.get(325) ?? 0));
+}
+
+/** The lines every page of `unreadableTextPdf` draws. */
+export const UNREADABLE_LINES = [
+  "Quarterly report",
+  "Sales grew in every region",
+  "The new office opened in May",
+];
+
+/**
+ * A PDF whose pages draw UNREADABLE_LINES in 24-point Helvetica (visible, real glyphs) with a
+ * ToUnicode map per page: `private-use` maps every code to U+E000 and on (as some subset fonts
+ * do), `replacement` every code to U+FFFD, `readable` has no map (WinAnsi, read as drawn).
+ */
+export function unreadableTextPdf(
+  pages: readonly ("private-use" | "replacement" | "readable")[],
+): Uint8Array {
+  const doc = new mupdf.PDFDocument();
+  const hex4 = (code: number) => `<${code.toString(16).toUpperCase().padStart(4, "0")}>`;
+  const maps = {
+    "private-use": "1 beginbfrange <20> <7E> <E020> endbfrange",
+    replacement: `1 beginbfrange <20> <7E> [${Array.from({ length: 0x5f }, () => hex4(0xfffd)).join(" ")}] endbfrange`,
+  };
+  for (const kind of pages) {
+    const font: Record<string, unknown> = {
+      Type: "Font",
+      Subtype: "Type1",
+      BaseFont: "Helvetica",
+      Encoding: "WinAnsiEncoding",
+    };
+    if (kind !== "readable") {
+      const cmap = `/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /Unreadable def /CMapType 2 def
+1 begincodespacerange <00> <FF> endcodespacerange
+${maps[kind]}
+endcmap CMapName currentdict /CMap defineresource pop end end`;
+      font.ToUnicode = doc.addStream(cmap, {});
+    }
+    const resources = doc.addObject({ Font: { F1: doc.addObject(font) } });
+    const content = UNREADABLE_LINES.map(
+      (line, i) => `BT /F1 24 Tf 72 ${720 - i * 48} Td (${line}) Tj ET`,
+    ).join("\n");
+    doc.insertPage(-1, doc.addPage([0, 0, 595, 842], 0, resources, content));
+  }
+  return save(doc, "");
+}

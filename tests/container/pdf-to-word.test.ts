@@ -9,7 +9,16 @@ import { COMMENT, FIELD_VALUE, formOnlyPdf } from "../support/form-only-pdf.ts";
 import { scanImage, scanPdf } from "../support/scan-pages.ts";
 import { wordF1, wordsOf } from "../support/script-text.ts";
 import { engineFailure } from "./engine-failure.ts";
-import { encryptedPdf, heavyPdf, irreparablePdf, pdfInput, repairablePdf } from "./fixtures.ts";
+import {
+  encryptedPdf,
+  heavyPdf,
+  irreparablePdf,
+  pdfInput,
+  repairablePdf,
+  textPdf,
+  UNREADABLE_LINES,
+  unreadableTextPdf,
+} from "./fixtures.ts";
 import { drawnPdf, type GlyphText, htmlPdf, textAt } from "./rich-pdf.ts";
 
 async function convert(bytes: Uint8Array) {
@@ -718,6 +727,33 @@ describe("PDF to Word", () => {
     expect(wordF1(wordsOf(source, "devanagari"), read)).toBeGreaterThanOrEqual(0.85);
     expect(progress.at(-1)).toBe(100);
     // Recognition of two pages, one tried at several turns: longer than a conversion on a loaded machine.
+  }, 300_000);
+
+  it("says which pages' text cannot be read (fonts mapped to private use or U+FFFD)", async () => {
+    const { facts, paragraphs } = await convert(
+      unreadableTextPdf(["private-use", "readable", "replacement"]),
+    );
+    expect(facts).toMatchObject({ pages: 3, unreadable_text: true, unreadable_pages: 2 });
+    // The readable page is converted as ever; the others come out as the PDF gives them.
+    expect(paragraphs.map((p) => p.text)).toEqual(expect.arrayContaining(UNREADABLE_LINES));
+    expect(paragraphs.some((p) => p.text.includes("\uFFFD"))).toBe(true);
+    const readable = await convert(textPdf("Plain", 2));
+    expect(readable.facts.unreadable_text).toBeUndefined();
+    expect(readable.facts.unreadable_pages).toBeUndefined();
+  });
+
+  it("with OCR, recognises a page whose text cannot be read and keeps only the recognised text", async () => {
+    const output = await pdfToWord(
+      [pdfInput("garbled.pdf", unreadableTextPdf(["private-use"]))],
+      { ocr: true },
+      () => {},
+    );
+    const text = paragraphsOf(docxParts(output.bytes).document)
+      .map((p) => p.text)
+      .join(" ");
+    expect(output.facts.unreadable_text).toBeUndefined();
+    expect(text).not.toMatch(/[\uE000-\uF8FF\uFFFD]/u);
+    expect(wordF1(UNREADABLE_LINES.join(" ").split(" "), text.split(/\s+/))).toBeGreaterThanOrEqual(0.9);
   }, 300_000);
 
   it("converts a repaired PDF and says so", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from "vitest";
-import { encryptedPdf } from "../container/fixtures.ts";
+import { encryptedPdf, UNREADABLE_LINES, unreadableTextPdf } from "../container/fixtures.ts";
 import { drawnPdf, textAt } from "../container/rich-pdf.ts";
 import { docxParts, paragraphsOf } from "../support/docx.ts";
 import { chromiumPages, downloadBytes, translator } from "./page-helpers.ts";
@@ -71,4 +71,39 @@ describe("PDF to Word in Hindi", () => {
     expect(await page.getByTestId("convert-button").isDisabled()).toBe(true);
     await page.context().close();
   });
+
+  it("says when the text cannot be read and converts again with OCR", async () => {
+    const t = translator("hi");
+    const page = await newPage();
+    await page.goto(`${siteUrl}/hi/tools/pdf-to-word`);
+    const pdf = Buffer.from(unreadableTextPdf(["private-use"]));
+    await page
+      .getByTestId("file-input")
+      .setInputFiles([{ name: "garbled.pdf", mimeType: "application/pdf", buffer: pdf }]);
+    await page.getByTestId("convert-button").click();
+    const notice = page.getByTestId("unreadable-text");
+    await expect.poll(() => notice.count(), { timeout: 90_000 }).toBe(1);
+    expect(await notice.locator("p").textContent()).toBe(
+      t("pdf-to-word:unreadable.message_one", { count: 1 }),
+    );
+    expect(await page.locator('[data-fact="unreadable"] dt').textContent()).toBe(
+      t("pdf-to-word:facts.unreadable"),
+    );
+    await notice.getByRole("button", { name: t("pdf-to-word:unreadable.convertWithOcr") }).click();
+    // The same file again, recognised: the result comes back without the notice.
+    await expect
+      .poll(
+        async () =>
+          (await notice.count()) === 0 &&
+          (await page.getByRole("heading", { name: t("pdf-to-word:resultTitle") }).count()) === 1,
+        { timeout: 180_000 },
+      )
+      .toBe(true);
+    const file = await downloadBytes(page, () =>
+      page.getByRole("button", { name: t("result.download") }).click(),
+    );
+    const text = paragraphsOf(docxParts(new Uint8Array(file.bytes)).document).map((p) => p.text);
+    expect(text.join(" ")).toContain(UNREADABLE_LINES[1]);
+    await page.context().close();
+  }, 240_000);
 });

@@ -3,7 +3,15 @@ import * as mupdf from "mupdf";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import splitTool from "../../tools/split-pdf/tool.ts";
-import { encryptedPdf, flatOutline, pageText, pageTexts, textPdf } from "../container/fixtures.ts";
+import {
+  encryptedPdf,
+  flatOutline,
+  pageText,
+  pageTexts,
+  scannedFaxBlack,
+  scannedFaxPdf,
+  textPdf,
+} from "../container/fixtures.ts";
 import { launchChromium } from "./browser.ts";
 import { downloadBytes, newPage, translator } from "./page-helpers.ts";
 
@@ -130,6 +138,44 @@ describe("Split PDF in English", () => {
       )
       .toBe(1);
     expect(await page.locator('[data-problem="true"]').count()).toBe(0);
+    await page.context().close();
+  });
+});
+
+describe("Split PDF's previews of scanned pages", () => {
+  it("draws JBIG2 and CCITT fax pages with pdf.js's decoders, within the CSP", async () => {
+    const page = await newPage(browser);
+    const refused: string[] = [];
+    page.on("console", (message) => {
+      if (/Content Security Policy|Refused to|wasm/i.test(message.text())) refused.push(message.text());
+    });
+    await openWith(page, "en", "fax.pdf", await scannedFaxPdf());
+    const drawn = page.locator('[data-testid="page-thumbnail"][data-state="drawn"] canvas');
+    await expect.poll(() => drawn.count(), { timeout: 30_000 }).toBe(2);
+    // Each page is black in its block (the top-left quarter) and white elsewhere, as drawn.
+    const { width, height, block } = scannedFaxBlack;
+    const centre = [(block.x + block.width / 2) / width, (block.y + block.height / 2) / height] as const;
+    const drawings = await drawn.evaluateAll(
+      (canvases, [x, y]) =>
+        canvases.map((element) => {
+          const canvas = element as HTMLCanvasElement;
+          const context = canvas.getContext("2d") as CanvasRenderingContext2D;
+          const { data } = context.getImageData(0, 0, canvas.width, canvas.height);
+          const at = (fx: number, fy: number) =>
+            data[(Math.floor(fy * canvas.height) * canvas.width + Math.floor(fx * canvas.width)) * 4] ?? -1;
+          let dark = 0;
+          for (let i = 0; i < data.length; i += 4) if ((data[i] ?? 255) < 128) dark++;
+          return { dark: dark / (data.length / 4), inside: at(x, y), outside: at(0.75, 0.75) };
+        }),
+      centre,
+    );
+    const blackShare = (block.width * block.height) / (width * height);
+    for (const drawing of drawings) {
+      expect(drawing.dark).toBeCloseTo(blackShare, 1);
+      expect(drawing.inside).toBeLessThan(64);
+      expect(drawing.outside).toBeGreaterThan(192);
+    }
+    expect(refused).toEqual([]);
     await page.context().close();
   });
 });

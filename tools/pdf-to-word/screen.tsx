@@ -34,12 +34,13 @@ export default function PdfToWordPage() {
     setFile(next);
   };
 
-  const convert = () => {
+  const convert = (withOcr = ocr) => {
     if (file === null) {
       showErrorMessage(shared, shared("errors.selectPdf"));
       return;
     }
-    void task.run([file], { ...passwordFields, ocr: String(ocr) });
+    setOcr(withOcr);
+    void task.run([file], { ...passwordFields, ocr: String(withOcr) });
   };
 
   if (phase.name === "done") {
@@ -50,6 +51,7 @@ export default function PdfToWordPage() {
       return typeof value === "number" ? [{ id, label: t(`facts.${id}`), value: number(value) }] : [];
     });
     const scanned = facts.pages_without_text;
+    const unreadable = facts.unreadable_pages;
     return (
       <ToolShell toolId={tool.id}>
         <TaskResultPanel
@@ -61,6 +63,9 @@ export default function PdfToWordPage() {
             ...(typeof scanned === "number"
               ? [{ id: "scanned", label: t("facts.scanned"), value: number(scanned) }]
               : []),
+            ...(typeof unreadable === "number"
+              ? [{ id: "unreadable", label: t("facts.unreadable"), value: number(unreadable) }]
+              : []),
             ...(facts.repaired === true
               ? [{ id: "repaired", label: t("repairedLabel"), value: t("repaired") }]
               : []),
@@ -68,7 +73,18 @@ export default function PdfToWordPage() {
           deleteNow={task.deleteNow}
           onDeleted={() => pick(null)}
           onAnother={() => pick(null)}
-        />
+        >
+          {typeof unreadable === "number" ? (
+            <div className="pdf-to-word__unreadable" data-testid="unreadable-text">
+              <p>{t(ocr ? "unreadable.afterOcr" : "unreadable.message", { count: unreadable })}</p>
+              {ocr ? null : (
+                <button type="button" className="button button--outline" onClick={() => convert(true)}>
+                  {t("unreadable.convertWithOcr")}
+                </button>
+              )}
+            </div>
+          ) : null}
+        </TaskResultPanel>
       </ToolShell>
     );
   }
@@ -112,7 +128,7 @@ export default function PdfToWordPage() {
           disabled={analysis.state !== "ready"}
           label={t("convert")}
           busyLabel={t("converting")}
-          onStart={convert}
+          onStart={() => convert()}
           testId="convert-button"
         />
       </div>

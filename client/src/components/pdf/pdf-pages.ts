@@ -49,12 +49,14 @@ export function setPdfPassword(file: File, password: string | null): void {
 async function startLoading(file: File): Promise<PDFDocumentLoadingTask> {
   const pdfjs = await loadPdfjs();
   const data = new Uint8Array(await file.arrayBuffer());
-  // No fetches: fonts and data the file lacks are drawn with built-in fallbacks, which is enough
-  // for a preview.
+  // Fonts and data the file lacks are drawn with built-in fallbacks, which is enough for a
+  // preview. The one fetch is of the image decoders scanned pages need (JBIG2, CCITT fax,
+  // JPEG 2000), same origin, asked for by the page on the worker's behalf.
   const password = passwords.get(file);
   return pdfjs.getDocument({
     data,
     useWorkerFetch: false,
+    wasmUrl: import.meta.env.VITE_PDFJS_WASM_PATH,
     stopAtErrors: false,
     ...(password === undefined ? {} : { password }),
   });

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { formatFileSize } from "../../lib/format/file-size";
 import { formatCount } from "../../lib/format/number";
@@ -14,6 +15,8 @@ interface TaskResultPanelProps {
   deleteNow: () => Promise<boolean>;
   onDeleted: () => void;
   onAnother: () => void;
+  /** Shown after the facts, before the actions (a tool's own notice). */
+  children?: ReactNode;
 }
 
 /**
