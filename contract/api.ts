@@ -94,6 +94,20 @@ export type StatusQuery = z.infer<typeof statusQuerySchema>;
 /** Client polling (spec §9): first check immediate, then 3000 ms growing ×1.5 up to 8000 ms. */
 export const POLLING = { initialIntervalMs: 3000, maxIntervalMs: 8000, backoffFactor: 1.5 } as const;
 
+/**
+ * The converter's job runners: busy, idle, being started, and replaced since it started (for any
+ * reason: a limit, a crash, memory kept after a job); `wedged` counts those replaced for not
+ * answering during a job (or found stopped by a signal).
+ */
+export const runnerCountsSchema = z.object({
+  busy: z.number().int(),
+  idle: z.number().int(),
+  starting: z.number().int(),
+  replaced: z.number().int(),
+  wedged: z.number().int(),
+});
+export type RunnerCounts = z.infer<typeof runnerCountsSchema>;
+
 /** `GET /api/health`: the Worker answers, and the converter with its load (503 when it does not). */
 export const HEALTH_PATH = "/api/health";
 export const healthStatusSchema = z.object({
@@ -102,6 +116,7 @@ export const healthStatusSchema = z.object({
     ok: z.boolean(),
     running: z.number().int().optional(),
     capacity: z.number().int().optional(),
+    runners: runnerCountsSchema.optional(),
   }),
 });
 export type HealthStatus = z.infer<typeof healthStatusSchema>;

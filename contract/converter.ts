@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { toolIdSchema } from "./api.ts";
+import { runnerCountsSchema, toolIdSchema } from "./api.ts";
 import { type ByteReader, byteReader, LARGE_READ_BYTES } from "./byte-reader.ts";
 import { errorBodySchema } from "./errors.ts";
 import { FILE_KINDS, type FileKind } from "./file-kinds.ts";
@@ -16,10 +16,14 @@ import { FILE_KINDS, type FileKind } from "./file-kinds.ts";
  * `{"type":"progress","percent":n}` frames, then each output as
  * `{"type":"file","index":i,"kind":…,"size":N}` + bytes, then `{"type":"done","facts":{…}}`;
  * a failure after the 200 started is `{"type":"error","error":{code,message,context}}`.
+ * A job still waiting for a runner or running without progress after CONVERTER_HEARTBEAT_MS gets
+ * its 200 then, and a `{"type":"heartbeat"}` frame follows each CONVERTER_HEARTBEAT_MS without
+ * another frame: a converter silent for several of them is stopped or cut off, not busy.
  */
 export const CONVERTER_JOB_PATH = "/v1/jobs";
 export const CONVERTER_STREAM_TYPE = "application/x-converter-stream";
 export const CONVERTER_SECRET_HEADER = "X-Converter-Secret";
+export const CONVERTER_HEARTBEAT_MS = 5000;
 
 /**
  * `POST /v1/inspect/pdf` with the PDF as body (Content-Length) answers the page count; a protected
@@ -39,6 +43,7 @@ export const healthResponseSchema = z.object({
   ok: z.literal(true),
   running: z.number().int(),
   capacity: z.number().int(),
+  runners: runnerCountsSchema,
 });
 export type HealthResponse = z.infer<typeof healthResponseSchema>;
 
@@ -78,6 +83,7 @@ export const outputFrameSchema = z.discriminatedUnion("type", [
   }),
   z.object({ type: z.literal("done"), facts: jobFactsSchema }),
   z.object({ type: z.literal("error"), error: errorBodySchema }),
+  z.object({ type: z.literal("heartbeat") }),
 ]);
 export type OutputFrame = z.infer<typeof outputFrameSchema>;
 
@@ -165,14 +171,27 @@ export class TruncatedStreamError extends Error {
  * the runtime can gather them (contract/byte-reader.ts); headers as soon as any byte arrives, so a
  * progress frame is never held back.
  */
+/** No bytes arrived within a FrameReader's `idleMs`. */
+export class StalledStreamError extends Error {
+  readonly idleMs: number;
+  constructor(idleMs: number) {
+    super(`No bytes for ${idleMs} ms`);
+    this.idleMs = idleMs;
+    this.name = "StalledStreamError";
+  }
+}
+
 export class FrameReader {
   readonly #reader: ByteReader;
+  readonly #idleMs: number | undefined;
   #buffer: Uint8Array = new Uint8Array(0);
   #ended = false;
   #broken = false;
 
-  constructor(stream: ReadableStream<Uint8Array>) {
+  /** With `idleMs`, a read that waits longer for bytes cancels the stream and fails (StalledStreamError). */
+  constructor(stream: ReadableStream<Uint8Array>, options: { readonly idleMs?: number } = {}) {
     this.#reader = byteReader(stream);
+    this.#idleMs = options.idleMs;
   }
 
   /** The source ended or failed (a connection lost mid-stream, when a frame was still expected). */
@@ -184,7 +203,7 @@ export class FrameReader {
     if (this.#ended) return false;
     let next: Uint8Array | null;
     try {
-      next = await this.#reader.read(min);
+      next = await this.#read(min);
     } catch (error) {
       this.#broken = true;
       throw error;
@@ -195,6 +214,23 @@ export class FrameReader {
     }
     this.#buffer = this.#buffer.length === 0 ? next : concat(this.#buffer, next);
     return true;
+  }
+
+  async #read(min: number): Promise<Uint8Array | null> {
+    const idleMs = this.#idleMs;
+    if (idleMs === undefined) return this.#reader.read(min);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const stalled = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        reject(new StalledStreamError(idleMs));
+        void this.cancel();
+      }, idleMs);
+    });
+    try {
+      return await Promise.race([this.#reader.read(min), stalled]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async header(): Promise<unknown> {

@@ -2,6 +2,7 @@ import { getRandom } from "@cloudflare/containers";
 import {
   AppError,
   CONVERTER_HEALTH_PATH,
+  CONVERTER_HEARTBEAT_MS,
   CONVERTER_INSPECT_PDF_PATH,
   CONVERTER_JOB_PATH,
   CONVERTER_PASSWORD_HEADER,
@@ -19,6 +20,7 @@ import {
   type JobStreamFile,
   jobStreamLength,
   outputFrameSchema,
+  StalledStreamError,
   type ToolId,
   writeJobStream,
 } from "../contract/index.ts";
@@ -110,14 +112,20 @@ function fixedLength(body: ReadableStream<Uint8Array>, length: number): Readable
  * Reads the converter's answer frame by frame. A job stream that breaks or ends before its `done`
  * frame is CONVERTER_UNAVAILABLE (transient), never INTERNAL.
  */
-async function readJobStream(response: Response, handlers: JobHandlers): Promise<{ facts: JobFacts }> {
+async function readJobStream(
+  response: Response,
+  handlers: JobHandlers,
+  silentMs: number,
+): Promise<{ facts: JobFacts }> {
   if (response.body === null || response.headers.get("Content-Type") !== CONVERTER_STREAM_TYPE) {
     throw new Error("The converter answered 200 without a job stream");
   }
-  const frames = new FrameReader(response.body);
+  // The converter sends a frame at least every CONVERTER_HEARTBEAT_MS while the job waits or runs.
+  const frames = new FrameReader(response.body, { idleMs: silentMs });
   try {
     for (let header = await frames.header(); header !== null; header = await frames.header()) {
       const frame = outputFrameSchema.parse(header);
+      if (frame.type === "heartbeat") continue;
       if (frame.type === "progress") handlers.onProgress(frame.percent);
       else if (frame.type === "file") await handlers.onFile(frame, frames.body(frame.size));
       else if (frame.type === "done") return { facts: frame.facts };
@@ -127,43 +135,69 @@ async function readJobStream(response: Response, handlers: JobHandlers): Promise
   } catch (error) {
     await frames.cancel();
     if (error instanceof AppError) throw error;
+    if (error instanceof StalledStreamError)
+      throw unavailable(`The converter sent nothing for ${error.idleMs / 1000} s during the job`);
     if (frames.sourceGone) throw unavailable("The connection to the converter was lost during the job");
     throw error;
   }
 }
 
 /**
- * How long one converter call may take before the Worker stops waiting: a job, the converter's
- * own per-job limit (JOB_TIMEOUT_MS, 120 s by default, after which it answers JOB_TIMEOUT itself)
- * plus 60 s to wait for a runner and move the bytes; a page count, 60 s. A converter that says
- * nothing for that long (stopped, wedged) is treated as unavailable: the task goes back to QUEUED
- * and is retried within its queue window, then fails with a named error instead of staying in
- * PROGRESS until retention deletes it.
+ * How long the Worker waits for the converter before it counts as unavailable (the task then goes
+ * back to QUEUED, is retried within its queue window, and fails with a named error at its end
+ * instead of staying in PROGRESS until retention deletes it):
+ * - `jobMs`, a whole job: the converter's own per-job limit (JOB_TIMEOUT_MS, 120 s by default,
+ *   after which it answers JOB_TIMEOUT itself) plus 60 s to wait for a runner and move the bytes;
+ * - `silentMs`, silence during a job: the converter sends a frame at least every
+ *   CONVERTER_HEARTBEAT_MS (5 s) once it has read the inputs, so 20 s without a byte is a stopped
+ *   or cut-off converter, not a busy one. Until the answer starts, the inputs' upload time at
+ *   UPLOAD_BYTES_PER_S is added;
+ * - `inspectMs`, a page count, 60 s.
  */
-export const CONVERTER_DEADLINES = { jobMs: 180_000, inspectMs: 60_000 } as const;
-export type ConverterDeadlines = { readonly jobMs: number; readonly inspectMs: number };
+export const CONVERTER_DEADLINES = {
+  jobMs: 180_000,
+  silentMs: 4 * CONVERTER_HEARTBEAT_MS,
+  inspectMs: 60_000,
+} as const;
+export type ConverterDeadlines = {
+  readonly jobMs: number;
+  readonly silentMs: number;
+  readonly inspectMs: number;
+};
+
+/** The slowest upload to the converter still counted as progress (2 MB/s: 100 MB in 50 s). */
+const UPLOAD_BYTES_PER_S = 2 * 1024 * 1024;
+
+/** Gives up on `work` with CONVERTER_UNAVAILABLE at a deadline; `abort` cancels its request. */
+type Limit = <T>(ms: number, work: Promise<T>, what: string) => Promise<T>;
 
 /**
  * Runs `work` with an abort signal that fires after `ms` (it cancels the request and its streams);
  * the call then rejects with CONVERTER_UNAVAILABLE at once, whatever `work` is still waiting for.
+ * `limit` puts a shorter deadline on one step, with the same effect.
  */
-async function withDeadline<T>(ms: number, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+async function withDeadline<T>(
+  ms: number,
+  work: (signal: AbortSignal, limit: Limit) => Promise<T>,
+): Promise<T> {
   const controller = new AbortController();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      reject(unavailable(`The converter did not answer within ${ms / 1000} s`));
-      controller.abort();
-    }, ms);
-  });
-  const running = work(controller.signal);
-  // Whatever the abandoned call does after the deadline is of no interest.
-  running.catch(() => undefined);
-  try {
-    return await Promise.race([running, late]);
-  } finally {
-    clearTimeout(timer);
-  }
+  const limit: Limit = async (stepMs, step, what) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        reject(unavailable(`The converter did not ${what} within ${stepMs / 1000} s`));
+        controller.abort();
+      }, stepMs);
+    });
+    // Whatever the abandoned step does after the deadline is of no interest.
+    step.catch(() => undefined);
+    try {
+      return await Promise.race([step, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  return limit(ms, work(controller.signal, limit), "answer");
 }
 
 /** The converter protocol over any transport; `secret` goes with every request. */
@@ -175,17 +209,20 @@ export function converterClient(
   const auth = { [CONVERTER_SECRET_HEADER]: secret };
   return {
     runJob(tool, options, inputs, handlers) {
-      return withDeadline(deadlines.jobMs, async (signal) => {
-        const body = new FixedLengthStream(jobStreamLength(options, inputs));
+      return withDeadline(deadlines.jobMs, async (signal, limit) => {
+        const length = jobStreamLength(options, inputs);
+        const body = new FixedLengthStream(length);
         // A failed input aborts the body, so the request fails instead of waiting for bytes.
         writeJobStream(body.writable, options, inputs).catch(() => undefined);
-        const response = await call(transport, `${CONVERTER_JOB_PATH}/${tool}`, {
+        const sent = call(transport, `${CONVERTER_JOB_PATH}/${tool}`, {
           method: "POST",
           headers: auth,
           body: body.readable,
           signal,
         });
-        return readJobStream(response, handlers);
+        const uploadMs = Math.ceil((length / UPLOAD_BYTES_PER_S) * 1000);
+        const response = await limit(deadlines.silentMs + uploadMs, sent, "start its answer");
+        return readJobStream(response, handlers, deadlines.silentMs);
       });
     },
 

@@ -28,7 +28,8 @@ export type RunnerTask =
   | ToolTask
   | { readonly type: "inspect-pdf"; readonly path: string; readonly password?: string | undefined };
 
-export type RunnerRequest = RunnerTask & { readonly id: number };
+/** A task with its number, or a liveness ping (answered with a pong when the event loop is free). */
+export type RunnerRequest = (RunnerTask & { readonly id: number }) | { readonly type: "ping" };
 
 /** One output the runner wrote. */
 export interface OutputFile {
@@ -49,5 +50,6 @@ export type TaskResult =
 
 export type RunnerMessage =
   | { readonly type: "ready" }
+  | { readonly type: "pong" }
   | { readonly type: "progress"; readonly id: number; readonly percent: number }
   | { readonly type: "done"; readonly id: number; readonly result: TaskResult; readonly engineMs: number };

@@ -3,11 +3,15 @@
  * progress report or at the result, whichever comes first, so a job refused before any progress
  * (damaged or encrypted input) still answers the error envelope with its status. After the 200,
  * progress frames follow as the engine reports, then each output file read from disk, then the
- * facts; a failure after the 200 is an error frame. `finished` runs once the response has been
- * written to the end or abandoned: it frees the job's place and removes its directory.
+ * facts; a failure after the 200 is an error frame. A job that waits for a runner, or runs
+ * without progress, gets its 200 after `heartbeatMs` all the same, and a heartbeat frame each
+ * `heartbeatMs` without another, so the Worker can tell a silent converter from a busy one.
+ * `finished` runs once the response has been written to the end or abandoned: it frees the job's
+ * place and removes its directory.
  */
 import { createReadStream } from "node:fs";
 import {
+  CONVERTER_HEARTBEAT_MS,
   CONVERTER_STREAM_TYPE,
   type ErrorBody,
   type ErrorEnvelope,
@@ -26,7 +30,12 @@ export function errorResponse(error: ErrorBody, id: string): Response {
 /** Runs the job, reporting progress to the listener; resolves with its result (never rejects). */
 export type JobStart = (onProgress: ProgressListener) => Promise<TaskResult>;
 
-export async function jobResponse(id: string, start: JobStart, finished: () => void): Promise<Response> {
+export async function jobResponse(
+  id: string,
+  start: JobStart,
+  finished: () => void,
+  heartbeatMs = CONVERTER_HEARTBEAT_MS,
+): Promise<Response> {
   const progress: number[] = [];
   let result: TaskResult | undefined;
   const waiters: (() => void)[] = [];
@@ -34,6 +43,19 @@ export async function jobResponse(id: string, start: JobStart, finished: () => v
     for (const wake of waiters.splice(0)) wake();
   };
   const next = () => new Promise<void>((resolve) => waiters.push(resolve));
+  /** The next event, or "beat" after `heartbeatMs` without one. */
+  const nextOrBeat = () =>
+    new Promise<"event" | "beat">((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        resolve("event");
+      };
+      const timer = setTimeout(() => {
+        waiters.splice(waiters.indexOf(wake), 1);
+        resolve("beat");
+      }, heartbeatMs);
+      waiters.push(wake);
+    });
   void start((percent) => {
     progress.push(percent);
     signal();
@@ -42,7 +64,7 @@ export async function jobResponse(id: string, start: JobStart, finished: () => v
     signal();
   });
 
-  await next();
+  await nextOrBeat();
   if (result !== undefined && !result.ok) {
     finished();
     return errorResponse(result.error, id);
@@ -54,7 +76,7 @@ export async function jobResponse(id: string, start: JobStart, finished: () => v
         yield encodeFrame({ type: "progress", percent } satisfies OutputFrame);
       }
       if (result !== undefined) break;
-      await next();
+      if ((await nextOrBeat()) === "beat") yield encodeFrame({ type: "heartbeat" } satisfies OutputFrame);
     }
     if (!result.ok) {
       yield encodeFrame({ type: "error", error: result.error } satisfies OutputFrame);

@@ -16,7 +16,7 @@ import { warmRenderThreads } from "../../engines/pdf/render-threads.ts";
 import { inputPasswords, unlockInputs } from "../../engines/pdf/unlock-inputs.ts";
 import type { EngineInput, ToolHandler } from "../../engines/types.ts";
 import { handlers } from "./handlers.ts";
-import type { RunnerMessage, RunnerRequest, TaskResult, ToolTask } from "./job-protocol.ts";
+import type { RunnerMessage, RunnerRequest, RunnerTask, TaskResult, ToolTask } from "./job-protocol.ts";
 
 function send(message: RunnerMessage): void {
   process.send?.(message);
@@ -54,7 +54,7 @@ function engineText(error: unknown): string {
   return text.replace(/\s+/g, " ").slice(0, 300);
 }
 
-async function runTask(request: RunnerRequest): Promise<TaskResult> {
+async function runTask(request: RunnerTask & { readonly id: number }): Promise<TaskResult> {
   try {
     if (request.type === "inspect-pdf")
       return { ok: true, ...inspectPdf(await readFile(request.path), request.password) };
@@ -82,6 +82,11 @@ async function runTask(request: RunnerRequest): Promise<TaskResult> {
 }
 
 process.on("message", (request: RunnerRequest) => {
+  // The parent's heartbeat: answered whenever the event loop turns (between an engine's pages).
+  if (request.type === "ping") {
+    send({ type: "pong" });
+    return;
+  }
   const started = performance.now();
   void runTask(request).then((result) => {
     send({ type: "done", id: request.id, result, engineMs: performance.now() - started });

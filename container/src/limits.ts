@@ -11,6 +11,11 @@ import type { PoolLimits } from "./runner-pool.ts";
 
 export const DEFAULT_JOB_TIMEOUT_MS = 120_000;
 export const DEFAULT_JOB_MEMORY_MB = 1024;
+/**
+ * A busy runner that answers no ping and uses no CPU for this long is wedged (runner.ts): a job's
+ * engine answers between pages, in milliseconds, and a long synchronous call still uses CPU.
+ */
+export const DEFAULT_WEDGED_MS = 10_000;
 /** Waiting jobs by count: a burst of 64 small merges is admitted on any machine. */
 export const DEFAULT_QUEUED_JOBS = 64;
 /** The byte budget of waiting inputs is never below this (one largest job: 100 MB). */
@@ -46,5 +51,6 @@ export function resolveLimits(given: Partial<PoolLimits>): PoolLimits {
     queueBytes: given.queueBytes ?? defaultQueueBytes(concurrency, memoryMb),
     timeoutMs: given.timeoutMs ?? DEFAULT_JOB_TIMEOUT_MS,
     memoryMb,
+    wedgedMs: given.wedgedMs ?? DEFAULT_WEDGED_MS,
   };
 }

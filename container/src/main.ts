@@ -9,6 +9,8 @@
  *   128): jobs waiting beyond the running ones, by count and by declared input size; more answer
  *   503 CONVERTER_BUSY. Waiting inputs sit on disk under the OS temp directory (see limits.ts).
  * - JOB_TIMEOUT_MS (120000), JOB_MEMORY_MB (1024): per-job limits.
+ * - RUNNER_WEDGED_MS (10000): a runner silent (no ping answered) and idle (no CPU) this long
+ *   during a job is killed and replaced, and the job fails with JOB_INTERRUPTED.
  * On SIGINT/SIGTERM it stops accepting connections, lets admitted jobs finish and their responses
  * be written (up to the job time limit), then stops its runners and exits.
  */
@@ -43,6 +45,7 @@ const converter = await startConverter({
   queueBytes: queuedMb === undefined ? undefined : queuedMb * 1024 * 1024,
   timeoutMs,
   memoryMb: integerSetting("JOB_MEMORY_MB", 64),
+  wedgedMs: integerSetting("RUNNER_WEDGED_MS", 100),
   log,
   logJobs: true,
 });

@@ -4,8 +4,10 @@
  * `concurrency` jobs run; waiting jobs (uploading or queued) are bounded by `queueLimit` and by
  * `queueBytes`, the inputs they may hold on disk (tmp may be RAM-backed). Beyond that the caller
  * answers CONVERTER_BUSY. A runner killed for a limit, crashed, or left holding much memory after
- * a job (WASM memory never shrinks) is replaced by a fresh one.
+ * a job (WASM memory never shrinks) is replaced by a fresh one, as is one found wedged during a
+ * job (runner.ts heartbeat) or stopped by a signal when a job would take it.
  */
+import type { RunnerCounts } from "../../contract/index.ts";
 import type { RunnerTask } from "./job-protocol.ts";
 import { type JobLimits, type ProgressListener, Runner, type TaskOutcome } from "./runner.ts";
 
@@ -26,7 +28,8 @@ const RESPAWN_DELAY_MS = 1000;
  * is written, so a graceful stop waits for it); `release` is idempotent.
  */
 export interface Admission {
-  run(task: RunnerTask, onProgress?: ProgressListener): Promise<TaskOutcome>;
+  /** Runs the task on a runner; when `signal` has aborted by the time one is free, it does not run. */
+  run(task: RunnerTask, onProgress?: ProgressListener, signal?: AbortSignal): Promise<TaskOutcome>;
   release(): void;
 }
 
@@ -40,6 +43,8 @@ export class RunnerPool {
   #waitingBytes = 0;
   #running = 0;
   #closed = false;
+  #replaced = 0;
+  #wedged = 0;
 
   constructor(limits: PoolLimits, log: (line: string) => void) {
     this.limits = limits;
@@ -58,6 +63,17 @@ export class RunnerPool {
   /** Process ids of the runners (for tests and diagnostics). */
   get pids(): number[] {
     return [...this.#runners].flatMap((runner) => (runner.pid === undefined ? [] : [runner.pid]));
+  }
+
+  counts(): RunnerCounts {
+    const idle = this.#idle.length;
+    return {
+      busy: this.#running,
+      idle,
+      starting: Math.max(0, this.#runners.size - idle - this.#running),
+      replaced: this.#replaced,
+      wedged: this.#wedged,
+    };
   }
 
   /** Jobs admitted and not finished (running, queued or still uploading). */
@@ -93,7 +109,7 @@ export class RunnerPool {
       this.#admitted--;
     };
     return {
-      run: (task, onProgress) => this.#run(task, started, onProgress),
+      run: (task, onProgress, signal) => this.#run(task, started, onProgress, signal),
       release,
     };
   }
@@ -106,11 +122,23 @@ export class RunnerPool {
     this.#idle.length = 0;
   }
 
-  async #run(task: RunnerTask, started: () => void, onProgress?: ProgressListener): Promise<TaskOutcome> {
+  async #run(
+    task: RunnerTask,
+    started: () => void,
+    onProgress?: ProgressListener,
+    signal?: AbortSignal,
+  ): Promise<TaskOutcome> {
     const runner = await this.#acquire();
     started();
     if (runner === null) {
       const error = { code: "CONVERTER_UNAVAILABLE", message: "The converter is shutting down." } as const;
+      return { result: { ok: false, error }, engineMs: 0, totalMs: 0 };
+    }
+    if (signal?.aborted) {
+      // The caller went away while the job waited (e.g. gave up on a stopped converter): no one
+      // would read the result.
+      this.#giveBack(runner);
+      const error = { code: "JOB_INTERRUPTED", message: "The request was abandoned." } as const;
       return { result: { ok: false, error }, engineMs: 0, totalMs: 0 };
     }
     this.#running++;
@@ -125,10 +153,13 @@ export class RunnerPool {
   #acquire(): Promise<Runner | null> {
     if (this.#closed) return Promise.resolve(null);
     for (let runner = this.#idle.pop(); runner !== undefined; runner = this.#idle.pop()) {
-      if (runner.alive) return Promise.resolve(runner);
-      // Died while idle (e.g. killed by the system): replace it.
-      this.#runners.delete(runner);
-      void this.#spawn(true);
+      if (runner.alive && !runner.stopped) return Promise.resolve(runner);
+      // Died while idle (e.g. killed by the system), or stopped by a signal: replace it.
+      if (runner.alive) {
+        this.#log(`runner ${runner.pid} replaced: stopped by a signal while idle`);
+        this.#wedged++;
+      }
+      this.#replace(runner);
     }
     return new Promise((resolve) => this.#waiting.push(resolve));
   }
@@ -140,8 +171,17 @@ export class RunnerPool {
       return;
     }
     if (runner.alive) this.#log(`runner replaced: ${Math.round(residentMb)} MB resident after its job`);
+    if (runner.wedged) {
+      this.#log(`runner ${runner.pid} replaced: no answer and no CPU use for ${this.limits.wedgedMs} ms`);
+      this.#wedged++;
+    }
+    this.#replace(runner);
+  }
+
+  #replace(runner: Runner): void {
     runner.kill();
     this.#runners.delete(runner);
+    this.#replaced++;
     void this.#spawn(true);
   }
 

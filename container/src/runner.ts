@@ -3,20 +3,35 @@
  * enforcement of the per-job limits. Memory is read from /proc/<pid>/status: VmHWM (peak resident
  * set, reset before each task through /proc/<pid>/clear_refs) catches spikes between two samples;
  * where the reset is not permitted, VmRSS is sampled instead.
+ *
+ * A busy runner is also watched for life (a heartbeat): it is pinged every second and answers
+ * whenever its event loop turns, and its CPU time is read from /proc/<pid>/stat. One that has
+ * neither answered nor sent anything for `wedgedMs` and used under 5 % of a core meanwhile is
+ * wedged (stopped by a signal, or blocked waiting on nothing): it is killed and its job fails with
+ * JOB_INTERRUPTED, which the task retries once. An engine busy in a long synchronous call cannot
+ * answer the ping, but it uses CPU, and stays under the job's time limit instead.
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import type { ErrorBody } from "../../contract/index.ts";
-import type { RunnerMessage, RunnerTask, TaskResult } from "./job-protocol.ts";
+import type { RunnerMessage, RunnerRequest, RunnerTask, TaskResult } from "./job-protocol.ts";
 
 const RUNNER_SCRIPT = new URL("./job-runner.ts", import.meta.url);
 const SAMPLE_INTERVAL_MS = 25;
 const READY_TIMEOUT_MS = 60_000;
 const STDERR_TAIL = 4096;
+/** Pings to a busy runner, at most this far apart. */
+const PING_INTERVAL_MS = 1000;
+/** A runner using less than this share of one core while silent is not working. */
+const WEDGED_CPU_SHARE = 0.05;
+/** Linux's clock tick (USER_HZ) in /proc/<pid>/stat. */
+const MS_PER_TICK = 10;
 
 export interface JobLimits {
   readonly timeoutMs: number;
   readonly memoryMb: number;
+  /** A busy runner silent and idle this long is wedged, killed and replaced. */
+  readonly wedgedMs: number;
 }
 
 /** Receives the engine's progress, 0–100, each time its integer value changes. */
@@ -43,6 +58,7 @@ export class Runner {
   #killed = false;
   #peakResettable = true;
   #nextId = 1;
+  #wedged = false;
 
   constructor(limits: JobLimits, log: (line: string) => void) {
     this.#limits = limits;
@@ -90,6 +106,17 @@ export class Runner {
     return this.#child.pid;
   }
 
+  /** Killed because it stopped answering during a job. */
+  get wedged(): boolean {
+    return this.#wedged;
+  }
+
+  /** Stopped by a signal (SIGSTOP, a debugger): it cannot take a job. */
+  get stopped(): boolean {
+    const state = this.#readStat()?.state;
+    return state === "T" || state === "t";
+  }
+
   /** Resident memory now, in MB (0 when unknown). */
   residentMb(): number {
     return this.#readStatus().rssMb;
@@ -113,6 +140,7 @@ export class Runner {
         settled = true;
         clearTimeout(timer);
         clearInterval(sampler);
+        clearInterval(heartbeat);
         this.#child.off("message", onMessage);
         this.#child.off("exit", onExit);
         resolve({ result, engineMs, totalMs: performance.now() - started });
@@ -132,7 +160,14 @@ export class Runner {
         if (peakMb > this.#limits.memoryMb)
           overLimit("JOB_OUT_OF_MEMORY", "The job needed more memory than allowed.");
       }, SAMPLE_INTERVAL_MS);
+      const life = this.#watchLife(() => {
+        this.#wedged = true;
+        this.kill();
+        finish(failure({ code: "JOB_INTERRUPTED", message: "The job runner stopped answering." }));
+      });
+      const heartbeat = setInterval(life.check, Math.min(PING_INTERVAL_MS, this.#limits.wedgedMs / 4));
       const onMessage = (message: RunnerMessage) => {
+        life.heard();
         if (message.type === "progress" && message.id === id && !settled) onProgress(message.percent);
         if (message.type === "done" && message.id === id) finish(message.result, message.engineMs);
       };
@@ -148,6 +183,55 @@ export class Runner {
           finish(failure({ code: "JOB_INTERRUPTED", message: "The job could not be handed to a runner." }));
       });
     });
+  }
+
+  /**
+   * The heartbeat of one task: `check` pings the runner and calls `wedged` once it has been silent
+   * (nothing `heard`) for `wedgedMs` while its CPU time grew by less than WEDGED_CPU_SHARE of that.
+   */
+  #watchLife(wedged: () => void): { heard(): void; check(): void } {
+    const wedgedMs = this.#limits.wedgedMs;
+    let heardAt = performance.now();
+    // CPU time read at each check since the runner was last heard, oldest first.
+    const samples: { at: number; cpuMs: number }[] = [];
+    return {
+      heard() {
+        heardAt = performance.now();
+        samples.length = 0;
+      },
+      check: () => {
+        if (this.#exited) return;
+        const now = performance.now();
+        const cpuMs = this.#readStat()?.cpuMs;
+        if (cpuMs !== undefined) samples.push({ at: now, cpuMs });
+        while (samples.length > 1 && (samples[1]?.at ?? now) <= now - wedgedMs) samples.shift();
+        const oldest = samples[0];
+        if (
+          now - heardAt >= wedgedMs &&
+          oldest !== undefined &&
+          cpuMs !== undefined &&
+          now - oldest.at >= wedgedMs * 0.9 &&
+          cpuMs - oldest.cpuMs < (now - oldest.at) * WEDGED_CPU_SHARE
+        ) {
+          wedged();
+          return;
+        }
+        this.#child.send({ type: "ping" } satisfies RunnerRequest, () => undefined);
+      },
+    };
+  }
+
+  /** Scheduler state and CPU time (user + system) from /proc/<pid>/stat; undefined when unreadable. */
+  #readStat(): { state: string; cpuMs: number } | undefined {
+    try {
+      const stat = readFileSync(`/proc/${this.#child.pid}/stat`, "utf8");
+      // Fields after the command name (which may hold spaces): state, then utime and stime at 12, 13.
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const ticks = Number(fields[11]) + Number(fields[12]);
+      return Number.isFinite(ticks) ? { state: fields[0] ?? "", cpuMs: ticks * MS_PER_TICK } : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   /** A runner that died mid-task: V8 heap exhaustion or a peak near the cap count as memory. */

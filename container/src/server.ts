@@ -11,11 +11,13 @@ import { type Context, Hono } from "hono";
 import {
   AppError,
   CONVERTER_HEALTH_PATH,
+  CONVERTER_HEARTBEAT_MS,
   CONVERTER_INSPECT_PDF_PATH,
   CONVERTER_JOB_PATH,
   CONVERTER_SECRET_HEADER,
   type ContainerToolId,
   type ErrorBody,
+  type HealthResponse,
   type InspectPdfResponse,
   jobRequestSchema,
   sniffFileKind,
@@ -50,6 +52,8 @@ export interface ConverterOptions extends Partial<PoolLimits> {
    * and writing the job's files included), and the engine alone.
    */
   readonly logJobs?: boolean;
+  /** A job stream's heartbeat period (CONVERTER_HEARTBEAT_MS; tests shorten it). */
+  readonly heartbeatMs?: number;
 }
 
 export interface RunningConverter {
@@ -87,13 +91,21 @@ export function createConverterApp(
   secret: string,
   log: (line: string) => void,
   logJobs: boolean,
+  heartbeatMs = CONVERTER_HEARTBEAT_MS,
 ): Hono {
   const app = new Hono();
 
   /** Runs a task in the pool; logs failures (with the engine's text) and, when asked, timings. */
-  function run(id: string, label: string, admission: Admission, task: RunnerTask, received: number) {
+  function run(
+    id: string,
+    label: string,
+    admission: Admission,
+    task: RunnerTask,
+    received: number,
+    signal: AbortSignal,
+  ) {
     return async (onProgress: (percent: number) => void): Promise<TaskResult> => {
-      const outcome = await admission.run(task, onProgress);
+      const outcome = await admission.run(task, onProgress, signal);
       const { result } = outcome;
       if (
         !result.ok &&
@@ -143,8 +155,14 @@ export function createConverterApp(
     return errorResponse({ code: "INTERNAL", message: "The converter failed." }, id);
   }
 
+  // Answered by this process alone (never by a runner), so a wedged runner cannot slow it.
   app.get(CONVERTER_HEALTH_PATH, (c) =>
-    c.json({ ok: true as const, running: pool.running, capacity: pool.limits.concurrency }),
+    c.json({
+      ok: true as const,
+      running: pool.running,
+      capacity: pool.limits.concurrency,
+      runners: pool.counts(),
+    } satisfies HealthResponse),
   );
 
   app.use("*", async (c, next) => {
@@ -174,7 +192,12 @@ export function createConverterApp(
       job = await admitJob(c, maxJobBytes(tool));
       const { options, files } = await receiveJob(c.req.raw, tool as ContainerToolId, job.dir);
       const task: RunnerTask = { type: "job", tool, options, files, dir: job.dir };
-      return await jobResponse(id, run(id, tool, job.admission, task, received), job.finish);
+      return await jobResponse(
+        id,
+        run(id, tool, job.admission, task, received, c.req.raw.signal),
+        job.finish,
+        heartbeatMs,
+      );
     } catch (error) {
       job?.finish();
       return failed(error, id, tool);
@@ -192,7 +215,7 @@ export function createConverterApp(
         throw new AppError("UNSUPPORTED_FILE_TYPE", "The body is not a PDF.");
       }
       const task: RunnerTask = { type: "inspect-pdf", path, password: inspectPassword(c.req.raw) };
-      const result = await run(id, "inspect-pdf", job.admission, task, received)(() => {});
+      const result = await run(id, "inspect-pdf", job.admission, task, received, c.req.raw.signal)(() => {});
       if (!result.ok) return errorResponse(result.error, id);
       if (!("pages" in result)) return errorResponse({ code: "INTERNAL", message: "No page count." }, id);
       return c.json({ pages: result.pages, repaired: result.repaired } satisfies InspectPdfResponse);
@@ -227,7 +250,14 @@ export async function startConverter(options: ConverterOptions): Promise<Running
     await pool.close();
     throw error;
   }
-  const app = createConverterApp(pool, dirs, options.secret, log, options.logJobs ?? false);
+  const app = createConverterApp(
+    pool,
+    dirs,
+    options.secret,
+    log,
+    options.logJobs ?? false,
+    options.heartbeatMs,
+  );
   const host = options.host ?? "127.0.0.1";
   const { server, port } = await new Promise<{ server: ReturnType<typeof serve>; port: number }>(
     (resolve, reject) => {

@@ -250,6 +250,15 @@ export const compressImage: EngineHandler<CompressImageOptions> = async (inputs,
   const info = checkedInfo(input);
   const quality = jpegQuality(options.quality);
   const frames = await frameCount(input.bytes, info.kind);
+  // Every frame is decoded at the logical screen's size: a 1000-frame 1000×1000 GIF is 1 G pixels.
+  if (info.width * info.height * frames > MAX_IMAGE_PIXELS) {
+    throw new AppError("IMAGE_TOO_LARGE", `The image's frames exceed ${MAX_IMAGE_PIXELS} pixels.`, {
+      width: info.width,
+      height: info.height,
+      frames,
+      maxPixels: MAX_IMAGE_PIXELS,
+    });
+  }
   progress(5);
   // HEIC and BMP are written as JPEG (PNG with alpha): decoded first, then compressed as those are.
   const converted = info.kind === "heic" || info.kind === "bmp";

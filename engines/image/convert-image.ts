@@ -14,7 +14,7 @@ import type { EngineOutput, ProgressReporter } from "../types.ts";
 import { type ConversionPlan, conversionFacts, type ImageTarget, planConversion } from "./conversion-plan.ts";
 import type { ImageCodecs, RgbaImage, WasmCodec } from "./image-codecs.ts";
 import { convertibleAtEdge, type ImageKind } from "./image-info.ts";
-import { checkJpeg } from "./jpeg-check.ts";
+import { checkInputJpeg, checkJpeg } from "./jpeg-check.ts";
 import { withEightBitTables } from "./jpeg-tables.ts";
 import { applyOrientation, flattenOntoWhite } from "./pixel-transforms.ts";
 import { webpFirstFrame } from "./webp-first-frame.ts";
@@ -85,8 +85,11 @@ function decode(codecs: ImageCodecs, bytes: Uint8Array, plan: ConversionPlan): R
   let image: RgbaImage;
   try {
     if (kind === "png") image = codecs.decodePng(bytes);
-    else if (kind === "jpeg") image = codecs.decodeJpeg(bytes);
-    else if (kind === "webp")
+    else if (kind === "jpeg") {
+      // MozJPEG decodes a truncated JPEG with grey below the cut; the container refuses it.
+      checkInputJpeg(bytes, undefined, { unfinishedCoefficients: true });
+      image = codecs.decodeJpeg(bytes);
+    } else if (kind === "webp")
       image = animated ? decodeWebpFirstFrame(codecs, bytes) : codecs.decodeWebp(bytes);
     else throw new AppError("INTERNAL", `${kind.toUpperCase()} images are converted in the container.`);
   } catch (error) {

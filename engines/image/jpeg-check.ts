@@ -40,11 +40,17 @@ export interface JpegCheckOptions {
    * Ultra HDR gain map, MPF pictures): the check ends at that EOI.
    */
   readonly trailingData?: boolean;
+  /**
+   * Scans may leave coefficients unfinished (an input: decoders show what the scans hold); the
+   * scans must still all be there, up to the EOI.
+   */
+  readonly unfinishedCoefficients?: boolean;
 }
 
+/** `expected` undefined: any frame size and component count. */
 export function checkJpeg(
   bytes: Uint8Array,
-  expected: JpegExpectation,
+  expected: JpegExpectation | undefined,
   options: JpegCheckOptions = {},
 ): void {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -74,11 +80,11 @@ export function checkJpeg(
       const height = view.getUint16(body + 1);
       const width = view.getUint16(body + 3);
       const count = bytes[body + 5] ?? 0;
-      if (width !== expected.width || height !== expected.height) {
+      if (expected !== undefined && (width !== expected.width || height !== expected.height)) {
         throw corrupt(`frame is ${width}×${height}, expected ${expected.width}×${expected.height}`);
       }
-      if (count !== expected.components || length !== 8 + 3 * count) {
-        throw corrupt(`frame has ${count} components, expected ${expected.components}`);
+      if ((expected !== undefined && count !== expected.components) || length !== 8 + 3 * count) {
+        throw corrupt(`frame has ${count} components, expected ${expected?.components ?? count}`);
       }
       componentIds = Array.from({ length: count }, (_, i) => bytes[body + 6 + 3 * i] ?? 0);
       finished = componentIds.map(() => new Array<boolean>(64).fill(false));
@@ -106,7 +112,26 @@ export function checkJpeg(
   }
   if (!componentIds) throw corrupt("no frame header");
   if (scans === 0) throw corrupt("no scan");
-  if (finished.some((coefficients) => coefficients.includes(false))) {
+  if (!options.unfinishedCoefficients && finished.some((coefficients) => coefficients.includes(false))) {
     throw corrupt("scans leave some coefficients unfinished");
+  }
+}
+
+/**
+ * An input JPEG, before it is decoded or embedded as it is: refused as IMAGE_DAMAGED when it is
+ * cut short or malformed (a walk of its structure up to the first EOI), so every image tool
+ * answers the same for a half-downloaded photo where a decoder would quietly grey out its lower
+ * part (MozJPEG and browsers do; libvips refuses it).
+ */
+export function checkInputJpeg(
+  bytes: Uint8Array,
+  expected?: JpegExpectation,
+  options: Omit<JpegCheckOptions, "trailingData"> = {},
+): void {
+  try {
+    checkJpeg(bytes, expected, { ...options, trailingData: true });
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new AppError("IMAGE_DAMAGED", "The JPEG is cut short or malformed.", undefined, detail);
   }
 }

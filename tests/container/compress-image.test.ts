@@ -35,6 +35,19 @@ function photoPixels(width: number, height: number, channels: 3 | 4): Buffer {
   return pixels;
 }
 
+/** A GIF of `frames` one-pixel frames on a `width`×`height` logical screen (two colours). */
+function tinyFramesGif(width: number, height: number, frames: number): Uint8Array {
+  const le = (value: number) => [value & 0xff, value >> 8];
+  const bytes = [...Buffer.from("GIF89a"), ...le(width), ...le(height), 0x80, 0, 0, 0, 0, 0, 255, 255, 255];
+  for (let i = 0; i < frames; i++) {
+    bytes.push(0x21, 0xf9, 4, 0, 1, 0, 0, 0); // graphic control: 10 ms
+    bytes.push(0x2c, ...le(i % width), 0, 0, 1, 0, 1, 0, 0); // a 1×1 frame
+    bytes.push(2, 2, 0x44, 0x01, 0); // LZW, 3-bit codes: clear, colour 0, end
+  }
+  bytes.push(0x3b);
+  return new Uint8Array(bytes);
+}
+
 async function photoJpeg(width: number, height: number): Promise<Uint8Array> {
   return new Uint8Array(
     await sharp(photoPixels(width, height, 3), { raw: { width, height, channels: 3 } })
@@ -223,6 +236,18 @@ describe("compressImage", () => {
     expect([meta.format, meta.pages, meta.width, meta.pageHeight]).toEqual(["gif", 3, 120, 80]);
     expect(output.bytes.length).toBeLessThanOrEqual(input.length);
     expect(output.facts.frames).toBe(3);
+  });
+
+  it("refuses a GIF whose frames together exceed the pixel limit as IMAGE_TOO_LARGE, not damaged", async () => {
+    // 1000 frames of one pixel on a 1000×1000 screen: 23 KB that decodes to 1000 full frames.
+    const bytes = tinyFramesGif(1000, 1000, 1000);
+    expect((await sharp(bytes).metadata()).pages).toBe(1000);
+    const refused = await compress("gif", bytes).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(AppError);
+    expect(refused).toMatchObject({
+      code: "IMAGE_TOO_LARGE",
+      context: { width: 1000, height: 1000, frames: 1000 },
+    });
   });
 
   it("returns an already optimised file unchanged and says so", async () => {

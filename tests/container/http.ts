@@ -85,6 +85,7 @@ export interface JobStream {
   readonly files: { index: number; kind: FileKind; bytes: Uint8Array }[];
   readonly facts?: JobFacts;
   readonly error?: ErrorBody;
+  readonly heartbeats: number;
 }
 
 export async function readJobStream(response: Response): Promise<JobStream> {
@@ -92,10 +93,13 @@ export async function readJobStream(response: Response): Promise<JobStream> {
   expect(response.headers.get("Content-Type")).toBe(CONVERTER_STREAM_TYPE);
   if (response.body === null) throw new Error("no body");
   const frames = new FrameReader(response.body);
-  const stream: { progress: number[]; files: JobStream["files"]; facts?: JobFacts; error?: ErrorBody } = {
-    progress: [],
-    files: [],
-  };
+  const stream: {
+    progress: number[];
+    files: JobStream["files"];
+    facts?: JobFacts;
+    error?: ErrorBody;
+    heartbeats: number;
+  } = { progress: [], files: [], heartbeats: 0 };
   for (let header = await frames.header(); header !== null; header = await frames.header()) {
     const frame = outputFrameSchema.parse(header);
     if (frame.type === "progress") stream.progress.push(frame.percent);
@@ -104,7 +108,8 @@ export async function readJobStream(response: Response): Promise<JobStream> {
       expect(bytes.length).toBe(frame.size);
       stream.files.push({ index: frame.index, kind: frame.kind, bytes });
     } else if (frame.type === "done") stream.facts = frame.facts;
-    else stream.error = frame.error;
+    else if (frame.type === "error") stream.error = frame.error;
+    else stream.heartbeats++;
   }
   return stream;
 }

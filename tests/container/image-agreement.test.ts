@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { AppError } from "../../contract/index.ts";
 import { fitsEdgeBudget } from "../../engines/edge-budget.ts";
 import { loadNodeCodecs } from "../../engines/image/codecs.node.ts";
+import { compressImage } from "../../engines/image/compress-image.ts";
 import type { ImageTarget } from "../../engines/image/conversion-plan.ts";
 import { convertImage } from "../../engines/image/convert-image.ts";
 import type { ImageKind } from "../../engines/image/image-info.ts";
@@ -214,5 +215,30 @@ describe("what both paths do", () => {
       noProgress,
     );
     await expect(tooMany).rejects.toMatchObject({ code: "IMAGE_TOO_LARGE" });
+  });
+
+  it("refuses a JPEG cut at half as IMAGE_DAMAGED in JPG to PNG (edge and container) and compress image alike", async () => {
+    const baseline = await imageFixtures.photoJpeg(640, 480);
+    const progressive = new Uint8Array(
+      await sharp(baseline).jpeg({ quality: 92, progressive: true }).toBuffer(),
+    );
+    for (const whole of [baseline, progressive]) {
+      const half = whole.subarray(0, whole.length >> 1);
+      const outcomes = await Promise.all(
+        [
+          edge(half, "png", ["jpeg"]),
+          container(half, "png", ["jpeg"]),
+          compressImage([{ name: "half.jpg", kind: "jpeg", bytes: half }], { quality: 80 }, noProgress),
+        ].map((job) =>
+          job.then(
+            () => "converted",
+            (error: unknown) => (error instanceof AppError ? error.code : String(error)),
+          ),
+        ),
+      );
+      expect(outcomes).toEqual(["IMAGE_DAMAGED", "IMAGE_DAMAGED", "IMAGE_DAMAGED"]);
+      // The whole file still converts on both paths.
+      expect((await edge(whole, "png", ["jpeg"])).bytes.length).toBeGreaterThan(0);
+    }
   });
 });

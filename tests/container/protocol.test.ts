@@ -12,6 +12,7 @@ import {
   CONVERTER_SECRET_HEADER,
   encodeFrame,
   errorEnvelopeSchema,
+  healthResponseSchema,
 } from "../../contract/index.ts";
 import { halfTransparentPng, heavyPdf, openPdf, pageText, pageTexts, textPdf } from "./fixtures.ts";
 import {
@@ -23,6 +24,7 @@ import {
   pngFile,
   postInspect,
   postJob,
+  readJobStream,
   TEST_SECRET,
 } from "./http.ts";
 
@@ -231,3 +233,73 @@ describe("converter protocol", () => {
     await expect(fetch(`${converter.url}/healthz`)).rejects.toThrow();
   });
 });
+
+describe("wedged runners", () => {
+  async function runners(converter: RunningConverter) {
+    const health = healthResponseSchema.parse(await (await fetch(`${converter.url}/healthz`)).json());
+    return health.runners;
+  }
+
+  it("replaces a runner that freezes mid-job (SIGSTOP): the job fails JOB_INTERRUPTED, heartbeats meanwhile, the next job succeeds", async () => {
+    const converter = await converterWith({ concurrency: 1, wedgedMs: 1500, heartbeatMs: 200 });
+    expect(await runners(converter)).toEqual({ busy: 0, idle: 1, starting: 0, replaced: 0, wedged: 0 });
+    const long = textPdf("L", 1200);
+    const response = await postJob(
+      converter.url,
+      "merge-pdf",
+      {},
+      [1, 2, 3, 4].map((n) => pdfFile(`${n}.pdf`, long)),
+    );
+    expect(response.status).toBe(200);
+    const [frozen] = converter.runnerPids();
+    if (frozen === undefined) throw new Error("no runner");
+    process.kill(frozen, "SIGSTOP");
+    const stoppedAt = Date.now();
+    const stream = await readJobStream(response);
+    expect(stream.error?.code).toBe("JOB_INTERRUPTED");
+    // Found within the wedged time plus a few checks, not at the 120 s job limit.
+    expect(Date.now() - stoppedAt).toBeLessThan(6_000);
+    expect(stream.heartbeats).toBeGreaterThanOrEqual(3);
+    expect(logs.some((line) => line.includes(`runner ${frozen} replaced: no answer`))).toBe(true);
+    await eventually(() => !isAlive(frozen));
+    const next = await jobOutput(
+      await postJob(converter.url, "merge-pdf", {}, [pdfFile("a.pdf", textPdf("A", 2))]),
+    );
+    expect(next.facts).toMatchObject({ pages: 2 });
+    expect(await runners(converter)).toMatchObject({ busy: 0, idle: 1, replaced: 1, wedged: 1 });
+    expect(converter.runnerPids()).not.toContain(frozen);
+  });
+
+  it("leaves a runner busy in a long engine call alone while it uses CPU", async () => {
+    const converter = await converterWith({ concurrency: 1, wedgedMs: 300 });
+    // Pages of 1,200 text lines: MuPDF works for long stretches between two progress reports.
+    const files = [1, 2].map((n) => pdfFile(`${n}.pdf`, textPdf("W", 1200)));
+    const output = await jobOutput(await postJob(converter.url, "merge-pdf", {}, files));
+    expect(output.facts).toMatchObject({ pages: 2400 });
+    expect((await runners(converter)).wedged).toBe(0);
+  });
+
+  it("replaces an idle runner found stopped when a job would take it", async () => {
+    const converter = await converterWith({ concurrency: 1 });
+    const [stopped] = converter.runnerPids();
+    if (stopped === undefined) throw new Error("no runner");
+    process.kill(stopped, "SIGSTOP");
+    const started = Date.now();
+    const output = await jobOutput(
+      await postJob(converter.url, "merge-pdf", {}, [pdfFile("a.pdf", textPdf("A", 3))]),
+    );
+    expect(output.facts).toMatchObject({ pages: 3 });
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(await runners(converter)).toMatchObject({ replaced: 1, wedged: 1 });
+    await eventually(() => !isAlive(stopped));
+  });
+});
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

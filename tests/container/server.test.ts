@@ -32,10 +32,15 @@ afterAll(async () => {
 });
 
 describe("converter service", () => {
-  it("answers health with running jobs and capacity", async () => {
+  it("answers health with running jobs, capacity and its runners", async () => {
     expect(converter.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const response = await fetch(`${converter.url}${CONVERTER_HEALTH_PATH}`);
-    expect(healthResponseSchema.parse(await response.json())).toEqual({ ok: true, running: 0, capacity: 2 });
+    expect(healthResponseSchema.parse(await response.json())).toEqual({
+      ok: true,
+      running: 0,
+      capacity: 2,
+      runners: { busy: 0, idle: 2, starting: 0, replaced: 0, wedged: 0 },
+    });
   });
 
   it("merges PDFs: output bytes, PDF content type, facts header", async () => {

@@ -181,7 +181,7 @@ describe("converter call deadlines", () => {
   };
 
   it("gives up on a silent converter at the deadline with CONVERTER_UNAVAILABLE (retried as QUEUED)", async () => {
-    const client = converterClient(silent, "secret", { jobMs: 300, inspectMs: 200 });
+    const client = converterClient(silent, "secret", { jobMs: 300, silentMs: 300, inspectMs: 200 });
     const started = Date.now();
     expect(await codeOf(client.runJob("merge-pdf", {}, [pdfInput(makePdf(1))], ignore))).toBe(
       "CONVERTER_UNAVAILABLE",
@@ -200,12 +200,63 @@ describe("converter call deadlines", () => {
       });
       return Promise.resolve(new Response(body, { headers: { "Content-Type": CONVERTER_STREAM_TYPE } }));
     };
-    const client = converterClient(stalled, "secret", { jobMs: 300, inspectMs: 200 });
+    const client = converterClient(stalled, "secret", { jobMs: 300, silentMs: 300, inspectMs: 200 });
     const seen: number[] = [];
     const handlers = { ...ignore, onProgress: (percent: number) => seen.push(percent) };
     expect(await codeOf(client.runJob("merge-pdf", {}, [pdfInput(makePdf(1))], handlers))).toBe(
       "CONVERTER_UNAVAILABLE",
     );
     expect(seen).toEqual([10]);
+  });
+
+  /** A converter that answers 200, sends `beats` frames `everyMs` apart, then (if asked) its result. */
+  const beating = (beats: number, everyMs: number, thenDone: boolean) => (_: string, init: RequestInit) => {
+    const body = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        init.signal?.addEventListener("abort", () => controller.error(new Error("aborted")));
+        for (let i = 0; i < beats; i++) {
+          await new Promise((resolve) => setTimeout(resolve, everyMs));
+          controller.enqueue(encodeFrame({ type: "heartbeat" }));
+        }
+        if (!thenDone) return;
+        const bytes = makePdf(1);
+        controller.enqueue(encodeFrame({ type: "progress", percent: 100 }));
+        controller.enqueue(encodeFrame({ type: "file", index: 0, kind: "pdf", size: bytes.length }));
+        controller.enqueue(bytes);
+        controller.enqueue(encodeFrame({ type: "done", facts: { pages: 1 } }));
+        controller.close();
+      },
+    });
+    return Promise.resolve(new Response(body, { headers: { "Content-Type": CONVERTER_STREAM_TYPE } }));
+  };
+
+  it("gives up on a converter silent for silentMs long before the job's deadline (it is stopped, not busy)", async () => {
+    const deadlines = { jobMs: 60_000, silentMs: 400, inspectMs: 60_000 };
+    const started = Date.now();
+    // Stopped before it answered, and stopped after two heartbeats.
+    expect(
+      await codeOf(
+        converterClient(silent, "secret", deadlines).runJob("merge-pdf", {}, [pdfInput(makePdf(1))], ignore),
+      ),
+    ).toBe("CONVERTER_UNAVAILABLE");
+    const stopped = converterClient(beating(2, 100, false), "secret", deadlines);
+    expect(await codeOf(stopped.runJob("merge-pdf", {}, [pdfInput(makePdf(1))], ignore))).toBe(
+      "CONVERTER_UNAVAILABLE",
+    );
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it("waits for a job that runs longer than silentMs as long as heartbeats come", async () => {
+    const deadlines = { jobMs: 60_000, silentMs: 400, inspectMs: 60_000 };
+    const busy = converterClient(beating(8, 150, true), "secret", deadlines);
+    const sizes: number[] = [];
+    const { facts } = await busy.runJob("merge-pdf", {}, [pdfInput(makePdf(1))], {
+      onProgress: () => {},
+      onFile: async (meta, body) => {
+        sizes.push((await new Response(body).arrayBuffer()).byteLength, meta.size);
+      },
+    });
+    expect(facts).toEqual({ pages: 1 });
+    expect(sizes[0]).toBe(sizes[1]);
   });
 });

@@ -1,7 +1,11 @@
 import { abortAllDurableObjects, env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { AppError, type TaskState } from "../../contract/index.ts";
-import { type ConverterClient, createConverterClient } from "../../worker/converter-client.ts";
+import { AppError, CONVERTER_STREAM_TYPE, encodeFrame, type TaskState } from "../../contract/index.ts";
+import {
+  type ConverterClient,
+  converterClient,
+  createConverterClient,
+} from "../../worker/converter-client.ts";
 import { inputKey } from "../../worker/task-files.ts";
 import { newTaskId } from "../../worker/task-id.ts";
 import {
@@ -169,6 +173,35 @@ describe("task object", () => {
     expect(failed.state).toBe("FAILURE");
     expect(failed.error?.code).toBe("JOB_INTERRUPTED");
     expect(await keysOf(twice.id)).toEqual([]);
+  });
+
+  it("puts a task back to QUEUED when the converter falls silent mid-job, and succeeds once it answers again", async () => {
+    const task = await mergeTask();
+    const url = env.CONVERTER_URL ?? "";
+    let calls = 0;
+    // The first call gets a 200 and one progress frame, then nothing (a converter stopped by SIGSTOP).
+    const stoppedOnce = converterClient(
+      (path, init) => {
+        if (calls++ > 0) return fetch(new URL(path, url), init);
+        const body = new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(encodeFrame({ type: "progress", percent: 10 }));
+            init.signal?.addEventListener("abort", () => controller.error(new Error("aborted")));
+          },
+        });
+        return Promise.resolve(new Response(body, { headers: { "Content-Type": CONVERTER_STREAM_TYPE } }));
+      },
+      env.CONVERTER_SECRET ?? "",
+      { jobMs: 60_000, silentMs: 500, inspectMs: 60_000 },
+    );
+    const states: TaskState[] = [];
+    const started = Date.now();
+    const record = await waitForEnd(await createWith(task, stoppedOnce), states);
+    expect(record.state).toBe("SUCCESS");
+    expect(record.facts.pages).toBe(3);
+    expect(states.indexOf("QUEUED")).toBeGreaterThan(0);
+    expect(calls).toBe(2);
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it("names the file of a per-file error", async () => {

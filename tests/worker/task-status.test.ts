@@ -102,6 +102,12 @@ describe("health", () => {
     expect(body.converter.ok).toBe(true);
     expect(body.converter.capacity).toBeGreaterThan(0);
     expect(body.converter.running).toBeGreaterThanOrEqual(0);
+    const runners = body.converter.runners;
+    expect(runners?.busy).toBe(body.converter.running);
+    expect((runners?.busy ?? 0) + (runners?.idle ?? 0) + (runners?.starting ?? 0)).toBe(
+      body.converter.capacity,
+    );
+    expect(runners?.wedged).toBeLessThanOrEqual(runners?.replaced ?? 0);
   });
 
   it("answers 503 when the converter is down", async () => {
