@@ -3,6 +3,7 @@ import { fitsEdgeBudget } from "../engines/edge-budget.ts";
 import { edgeHandlers } from "../engines/edge-handlers.ts";
 import type { EngineInput, EngineOutput, ToolHandler } from "../engines/types.ts";
 import type { ConverterClient, ConverterFileMeta } from "./converter-client.ts";
+import { edgeSlots } from "./edge-slots.ts";
 import { outputFilename, safeFilename } from "./file-names.ts";
 import { outputKey } from "./task-files.ts";
 import { JOB_PROGRESS, type TaskOutput, type TaskRecord } from "./task-record.ts";
@@ -93,22 +94,39 @@ function ofLength(body: ReadableStream<Uint8Array>, size: number): ReadableStrea
 }
 
 /**
+ * An edge tool's job at the edge, in one of the isolate's edge slots (edge-slots.ts) from loading
+ * its inputs to storing its output; undefined when its inputs are over the edge budget after all.
+ */
+async function edgeJob(
+  task: TaskRecord & { tool: EdgeToolId },
+  deps: JobDeps,
+  progress: ProgressSink,
+): Promise<JobResult | undefined> {
+  const release = await edgeSlots.acquire();
+  try {
+    const inputs = await loadInputs(deps.files, task.inputs);
+    progress(JOB_PROGRESS.inputsReady);
+    if (!fitsEdgeBudget(task.tool, inputs)) return undefined;
+    progress(JOB_PROGRESS.converting);
+    const output = await runEdge(task, inputs, progress);
+    progress(JOB_PROGRESS.converted);
+    const kind = output.kind ?? TOOLS[task.tool].output.kind;
+    const meta: ConverterFileMeta = { index: 0, kind, size: output.bytes.length, name: output.name };
+    return { outputs: [await storeOutput(deps.files, task, meta, output.bytes)], facts: output.facts };
+  } finally {
+    release();
+  }
+}
+
+/**
  * Runs one job: at the edge when the tool is an edge tool and its inputs fit the edge budget,
  * otherwise in the converter (inputs streamed from R2, output streamed back into R2).
  */
 export async function runJob(task: TaskRecord, deps: JobDeps, progress: ProgressSink): Promise<JobResult> {
   const tool = task.tool;
   if (isEdgeTool(tool) && withinEdgeBytes(tool, task.inputs)) {
-    const inputs = await loadInputs(deps.files, task.inputs);
-    progress(JOB_PROGRESS.inputsReady);
-    if (fitsEdgeBudget(tool, inputs)) {
-      progress(JOB_PROGRESS.converting);
-      const output = await runEdge({ ...task, tool }, inputs, progress);
-      progress(JOB_PROGRESS.converted);
-      const kind = output.kind ?? TOOLS[tool].output.kind;
-      const meta: ConverterFileMeta = { index: 0, kind, size: output.bytes.length, name: output.name };
-      return { outputs: [await storeOutput(deps.files, task, meta, output.bytes)], facts: output.facts };
-    }
+    const result = await edgeJob({ ...task, tool }, deps, progress);
+    if (result !== undefined) return result;
   }
 
   const present = await Promise.all(task.inputs.map((input) => deps.files.head(input.key)));

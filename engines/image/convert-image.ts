@@ -12,7 +12,7 @@
 import { AppError } from "../../contract/index.ts";
 import type { EngineOutput, ProgressReporter } from "../types.ts";
 import { type ConversionPlan, conversionFacts, type ImageTarget, planConversion } from "./conversion-plan.ts";
-import type { ImageCodecs, RgbaImage, WasmCodec } from "./image-codecs.ts";
+import { type ImageCodecs, type RgbaImage, type WasmCodec, wasmCodecsFor } from "./image-codecs.ts";
 import { convertibleAtEdge, type ImageKind } from "./image-info.ts";
 import { checkInputJpeg, checkJpeg } from "./jpeg-check.ts";
 import { withEightBitTables } from "./jpeg-tables.ts";
@@ -31,8 +31,6 @@ export interface ConvertImageSettings {
 
 export type CodecLoader = (wanted: readonly WasmCodec[]) => Promise<ImageCodecs>;
 
-const DECODER: Partial<Record<ImageKind, WasmCodec>> = { jpeg: "jpegDecoder", webp: "webpDecoder" };
-const ENCODER: Partial<Record<ImageTarget, WasmCodec>> = { jpeg: "jpegEncoder", webp: "webpEncoder" };
 function isOutOfMemory(error: unknown): boolean {
   return error instanceof Error && /memory|alloc|OOM/i.test(error.message);
 }
@@ -127,8 +125,7 @@ export async function convertImage(
     throw new AppError("INTERNAL", "This image needs the container's colour engine or GIF decoder.");
   }
   progress(2);
-  const wanted = [DECODER[plan.info.kind], ENCODER[settings.target]].filter((c): c is WasmCodec => !!c);
-  const codecs = await loadCodecs(wanted);
+  const codecs = await loadCodecs(wasmCodecsFor(plan.info.kind, settings.target));
   progress(10);
   let image = decode(codecs, bytes, plan);
   progress(40);

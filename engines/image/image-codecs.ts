@@ -5,9 +5,11 @@
  * them from node_modules (Node tests, benchmarks). PNG is pure TypeScript: fast-png decodes
  * (it throws on bad data and leaves nothing behind), png-encode.ts writes.
  *
- * Each WASM codec is instantiated once, only when a job first needs it, and reused: WASM memory
- * never shrinks, so one grown instance per isolate costs less than a fresh one per job. Codec
- * calls are synchronous, so two jobs never run inside the same instance at the same time.
+ * Each WASM codec is instantiated when a job first needs it and reused while the isolate's WASM
+ * heaps stay within the edge budget (edge-heap.ts): WASM memory never shrinks, so an instance that
+ * a call left holding more is dropped after that call, and the next job makes a fresh one (the old
+ * memory is then collectable). Codec calls are synchronous, so two jobs never run inside the same
+ * instance at the same time.
  */
 
 import mozjpegDecoderFactory from "@jsquash/jpeg/codec/dec/mozjpeg_dec.js";
@@ -17,6 +19,9 @@ import { initEmscriptenModule } from "@jsquash/jpeg/utils.js";
 import webpDecoderFactory from "@jsquash/webp/codec/dec/webp_dec.js";
 import webpEncoderFactory from "@jsquash/webp/codec/enc/webp_enc_simd.js";
 import { defaultOptions as webpDefaults } from "@jsquash/webp/meta.js";
+import type { ImageTarget } from "./conversion-plan.ts";
+import { EDGE_WASM_HEAP_BYTES } from "./edge-heap.ts";
+import type { ImageKind } from "./image-info.ts";
 import { decodePngPixels } from "./png-decode.ts";
 import { encodePng, type PngChannels } from "./png-encode.ts";
 
@@ -33,6 +38,14 @@ export interface CodecModules {
 }
 export type WasmCodec = keyof CodecModules;
 export const WASM_CODECS: readonly WasmCodec[] = ["jpegEncoder", "jpegDecoder", "webpDecoder", "webpEncoder"];
+
+const DECODER: Partial<Record<ImageKind, WasmCodec>> = { jpeg: "jpegDecoder", webp: "webpDecoder" };
+const ENCODER: Partial<Record<ImageTarget, WasmCodec>> = { jpeg: "jpegEncoder", webp: "webpEncoder" };
+
+/** The WASM codecs converting a `source` image to `target` uses (PNG is decoded and written in TypeScript). */
+export function wasmCodecsFor(source: ImageKind, target: ImageTarget): WasmCodec[] {
+  return [DECODER[source], ENCODER[target]].filter((codec): codec is WasmCodec => codec !== undefined);
+}
 
 /** 8-bit RGBA pixels, row-major, no padding: `data.length === width * height * 4`. */
 export interface RgbaImage {
@@ -80,6 +93,10 @@ interface ImageDataLike {
   readonly height: number;
   readonly data: Uint8ClampedArray;
 }
+/** What every Emscripten module exposes of its memory (the view is replaced when the heap grows). */
+interface WasmHeap {
+  readonly HEAPU8: Uint8Array;
+}
 /** The slices of the Emscripten modules the codecs use. */
 interface WasmCodecModules {
   jpegEncoder: {
@@ -114,6 +131,19 @@ const JCS_GRAYSCALE = 1;
 const JCS_YCBCR = 3;
 
 const instances: { [K in WasmCodec]?: Promise<WasmCodecModules[K]> } = {};
+/** The instances that finished instantiating, for their heap sizes. */
+const heaps: { [K in WasmCodec]?: WasmHeap } = {};
+
+/** Bytes of WASM memory the cached codec instances hold now (what the isolate keeps between jobs). */
+export function wasmHeapBytes(): number {
+  return Object.values(heaps).reduce((sum, heap) => sum + heap.HEAPU8.buffer.byteLength, 0);
+}
+
+/** Forgets the instance of `name`: the next job instantiates a fresh one. */
+function drop(name: WasmCodec): void {
+  delete instances[name];
+  delete heaps[name];
+}
 
 /**
  * The squoosh glue calls `new ImageData(...)`; workerd and Node have none. The glue installs a
@@ -143,23 +173,32 @@ function instantiate<K extends WasmCodec>(name: K, modules: CodecModules): Promi
     modules[name],
   ) as Promise<unknown> as Promise<WasmCodecModules[K]>;
   // A failed instantiation is not cached, so the next job tries again.
-  created.catch(() => {
-    if (instances[name] === created) delete instances[name];
-  });
+  created.then(
+    (module) => {
+      if (instances[name] === created) heaps[name] = module as unknown as WasmHeap;
+    },
+    () => {
+      if (instances[name] === created) drop(name);
+    },
+  );
   (instances as Record<WasmCodec, unknown>)[name] = created;
   return created;
 }
 
 /**
  * Runs one call inside a WASM codec. An abort inside it (e.g. out of memory) leaves the instance
- * unusable and its memory leaked: it is dropped, and the next job instantiates a fresh one.
+ * unusable and its memory leaked: it is dropped, and the next job instantiates a fresh one. So is
+ * an instance the call grew past the budget, counting every cached instance's heap, so the isolate
+ * never keeps more than `EDGE_WASM_HEAP_BYTES` of WASM memory between calls.
  */
 function guarded<T>(name: WasmCodec, call: () => T): T {
   try {
     return call();
   } catch (error) {
-    delete instances[name];
+    drop(name);
     throw error;
+  } finally {
+    if (wasmHeapBytes() > EDGE_WASM_HEAP_BYTES) drop(name);
   }
 }
 

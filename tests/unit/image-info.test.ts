@@ -9,7 +9,9 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { AppError, TOOLS } from "../../contract/index.ts";
 import { fitsEdgeBudget } from "../../engines/edge-budget.ts";
+import { EDGE_WASM_HEAP_BYTES, jobHeapEstimate } from "../../engines/image/edge-heap.ts";
 import { isSrgbProfile } from "../../engines/image/icc-profile.ts";
+import { wasmCodecsFor } from "../../engines/image/image-codecs.ts";
 import { convertibleAtEdge, readImageInfo } from "../../engines/image/image-info.ts";
 import type { EngineInput } from "../../engines/types.ts";
 
@@ -288,10 +290,13 @@ describe.skipIf(corpusFiles.length === 0)("readImageInfo on the corpus", () => {
       expect(info.colourTransform).toBe(
         meta.space === "cmyk" || (meta.icc !== undefined && !isSrgbProfile(new Uint8Array(meta.icc))),
       );
+      const pixels = info.width * info.height;
+      const heap = jobHeapEstimate(wasmCodecsFor(info.kind, "jpeg"), pixels, data.length);
       const fits =
-        info.width * info.height <= EDGE_BUDGET.maxPixels &&
+        pixels <= EDGE_BUDGET.maxPixels &&
         data.length <= EDGE_BUDGET.maxBytes &&
-        convertibleAtEdge(info);
+        convertibleAtEdge(info) &&
+        heap <= EDGE_WASM_HEAP_BYTES;
       expect(fitsEdgeBudget("png-to-jpg", [{ name: file, kind: info.kind, bytes: data }])).toBe(fits);
     },
   );

@@ -13,10 +13,9 @@ import {
   createConverterClient,
 } from "../../worker/converter-client.ts";
 import { runJob } from "../../worker/job-runner.ts";
-import { inputKey } from "../../worker/task-files.ts";
-import { newTaskId } from "../../worker/task-id.ts";
 import { JOB_PROGRESS, type TaskRecord } from "../../worker/task-record.ts";
 import { makePdf } from "./fixtures.ts";
+import { runningTask } from "./running-task.ts";
 
 function pdfInput(bytes: Uint8Array, name = "a.pdf"): ConverterInput {
   return {
@@ -43,28 +42,8 @@ function pattern(length: number): Uint8Array {
 }
 
 /** A merge task whose one input is stored in R2. */
-async function storedTask(bytes: Uint8Array, name = "in.pdf"): Promise<TaskRecord> {
-  const id = await newTaskId(env.CSRF_SECRET);
-  await env.FILES.put(inputKey(id, 0), bytes);
-  const now = Date.now();
-  return {
-    id,
-    tool: "merge-pdf",
-    options: {},
-    inputs: [{ key: inputKey(id, 0), name, size: bytes.length, kind: "pdf" }],
-    createdAt: now,
-    expiresAt: now + 60_000,
-    state: "PROGRESS",
-    progress: 0,
-    revision: 1,
-    attempts: 1,
-    queuedRetries: 0,
-    interruptions: 0,
-    running: true,
-    outputs: [],
-    facts: {},
-    error: null,
-  };
+function storedTask(bytes: Uint8Array, name = "in.pdf"): Promise<TaskRecord> {
+  return runningTask(bytes, { tool: "merge-pdf", options: {}, name, kind: "pdf" });
 }
 
 /** A converter that answers 200 with `chunks`, then ends or breaks the connection. */
