@@ -59,9 +59,13 @@ export interface SweepJob {
   readonly file: string;
   readonly kind: "pdf" | ImageKind;
   readonly path: string;
-  readonly form: () => FormData;
+  readonly form: () => FormData | Promise<FormData>;
   /** Checks a downloaded output; returns a problem or null. */
   readonly check: (output: Uint8Array) => Promise<string | null>;
+  /** Why this job's own input makes an error code right (asked before the file's reference). */
+  readonly agrees?: (code: string) => string | null;
+  /** Called once the job has ended, whatever its outcome. */
+  readonly settled?: () => void;
 }
 
 type ImageKind = "png" | "jpeg" | "webp" | "gif" | "heic" | "avif" | "tiff" | "bmp";
@@ -135,17 +139,20 @@ export async function pdfReference(file: string): Promise<PdfReference> {
   };
 }
 
-async function qpdfProblem(bytes: Uint8Array): Promise<string | null> {
+async function qpdfProblem(bytes: Uint8Array, password?: string): Promise<string | null> {
   // qpdf exits 0 when clean, 3 with warnings only (still a readable file), 2 on errors.
-  const check = await execOn("qpdf", ["--check", "{}"], bytes);
+  const check = await execOn("qpdf", [...passwordArgs(password), "--check", "{}"], bytes);
   if (check.code !== 0 && check.code !== 3) {
     return `qpdf --check: ${(check.stderr || check.stdout).trim().split("\n").slice(-1)[0]}`;
   }
   return null;
 }
 
-async function pdfPages(bytes: Uint8Array): Promise<number | undefined> {
-  const result = await execOn("qpdf", ["--show-npages", "{}"], bytes);
+const passwordArgs = (password: string | undefined) =>
+  password === undefined ? [] : [`--password=${password}`];
+
+async function pdfPages(bytes: Uint8Array, password?: string): Promise<number | undefined> {
+  const result = await execOn("qpdf", [...passwordArgs(password), "--show-npages", "{}"], bytes);
   const pages = Number.parseInt(result.stdout.trim(), 10);
   return Number.isFinite(pages) ? pages : undefined;
 }
@@ -219,12 +226,13 @@ async function checkPdf(
   bytes: Uint8Array,
   pages: number | undefined,
   inputClean = true,
+  password?: string,
 ): Promise<string | null> {
   if (sniffFileKind(head(bytes)) !== "pdf") return "output is not a PDF";
-  const problem = await qpdfProblem(bytes);
+  const problem = await qpdfProblem(bytes, password);
   if (problem && inputClean) return problem;
   if (pages === undefined) return null;
-  const actual = await pdfPages(bytes);
+  const actual = await pdfPages(bytes, password);
   return actual === pages ? null : `${actual} pages, expected ${pages}`;
 }
 
@@ -251,6 +259,80 @@ function entriesOf(bytes: Uint8Array): Uint8Array[] {
   return Object.values(unzipSync(bytes));
 }
 
+/** The text `pdftotext` reads on one page (1-based), spaces collapsed. */
+async function pageText(bytes: Uint8Array, page: number): Promise<string> {
+  const result = await execOn(
+    "pdftotext",
+    ["-f", `${page}`, "-l", `${page}`, "-enc", "UTF-8", "{}", "-"],
+    bytes,
+  );
+  return result.stdout.replace(/\s+/g, " ").trim();
+}
+
+/** The rotation `pdfinfo` reports for one page (1-based). */
+async function pageRotation(bytes: Uint8Array, page: number): Promise<number | undefined> {
+  const result = await execOn("pdfinfo", ["-f", `${page}`, "-l", `${page}`, "{}"], bytes);
+  const rotation = /^Page\s+\d+\s+rot:\s+(\d+)/m.exec(result.stdout)?.[1];
+  return rotation === undefined ? undefined : Number(rotation);
+}
+
+/**
+ * Organize's order for `pages` pages: all of them reversed, the first of the new order (the last
+ * page) turned by 90°; past the API's 4 KB field, the last and first pages swapped around a run.
+ */
+export function sweepOrder(pages: number): string {
+  if (pages === 1) return "1@90";
+  const reversed = Array.from({ length: pages }, (_, i) => `${pages - i}`);
+  reversed[0] = `${pages}@90`;
+  const order = reversed.join(",");
+  if (order.length <= 4000) return order;
+  return `${pages}@90,2-${pages - 1},1`;
+}
+
+/** Organize's output: the page count, the first page turned by 90° more than the source's last, the last page's text the first's. */
+async function checkOrganized(out: Uint8Array, input: Uint8Array, pages: number): Promise<string | null> {
+  const [before, after] = [await pageRotation(input, pages), await pageRotation(out, 1)];
+  if (before === undefined || after !== (before + 90) % 360)
+    return `page 1 turned ${after}°, expected ${before === undefined ? "?" : (before + 90) % 360}°`;
+  if (pages > 1) {
+    const [first, last] = [await pageText(input, 1), await pageText(out, pages)];
+    if (first !== last)
+      return `page ${pages} reads "${last.slice(0, 60)}", source page 1 "${first.slice(0, 60)}"`;
+  }
+  return null;
+}
+
+/** The sweep's Hindi watermark, and the first number page numbers writes. */
+export const SWEEP_WATERMARK = "गोपनीय";
+export const SWEEP_FIRST_NUMBER = 9301;
+export const SWEEP_PASSWORD = "sweep-पासवर्ड";
+
+/** null when `qpdf --requires-password` exits `expected` (0: a password is needed, 2: not encrypted). */
+async function passwordProblem(out: Uint8Array, expected: 0 | 2): Promise<string | null> {
+  const requires = await execOn("qpdf", ["--requires-password", "{}"], out);
+  return requires.code === expected
+    ? null
+    : `qpdf --requires-password exits ${requires.code}, expected ${expected}`;
+}
+
+/** A protected output: qpdf needs a password to open it, sees AES-256 (R 6), and opens it with ours. */
+async function checkProtected(out: Uint8Array, pages: number | undefined, clean: boolean) {
+  const needed = await passwordProblem(out, 0);
+  if (needed) return needed;
+  const encryption = await execOn("qpdf", [...passwordArgs(SWEEP_PASSWORD), "--show-encryption", "{}"], out);
+  if (!/^R = 6$/m.test(encryption.stdout))
+    return `qpdf --show-encryption: ${(encryption.stderr || encryption.stdout).trim().split("\n")[0]}`;
+  return checkPdf(out, pages, clean, SWEEP_PASSWORD);
+}
+
+/** An unlocked output: qpdf sees no encryption; its pages as before. */
+async function checkUnlocked(out: Uint8Array, pages: number | undefined, clean: boolean) {
+  return (await passwordProblem(out, 2)) ?? checkPdf(out, pages, clean);
+}
+
+/** The outputs of protect in this run, by file, for unlock to open. */
+const protectedOutputs = new Map<string, Promise<Uint8Array | undefined>>();
+
 function checkOfficeZip(bytes: Uint8Array, part: string): string | null {
   try {
     const names = Object.keys(unzipSync(bytes));
@@ -270,6 +352,11 @@ const PDF_TOOLS = [
   "pdf-to-word",
   "pdf-to-excel",
   "pdf-to-jpg",
+  "organize-pdf",
+  "page-numbers",
+  "watermark",
+  "protect",
+  "unlock",
 ] as const;
 const EXTENSION: Record<ImageKind, string> = {
   png: "png",
@@ -288,6 +375,11 @@ function pdfJobs(file: string, reference: PdfReference): SweepJob[] {
   const name = file.split("/").at(-1) ?? "file.pdf";
   const pdf = (data: Uint8Array, n = name) => ({ name: n, bytes: data, type: "application/pdf" });
   const pages = reference.pages;
+  // protect hands its output to unlock (same file, later in the job list); unlock alone, or after
+  // a protect that failed, sends the file as it is.
+  let protectedOutput: ((bytes: Uint8Array | undefined) => void) | undefined;
+  let unlockSentOriginal = false;
+  let originalEncrypted = false;
   const jobs: Partial<Record<ToolId, Omit<SweepJob, "tool" | "file" | "kind">>> = {
     "merge-pdf": {
       path: TOOLS["merge-pdf"].endpoint.path,
@@ -341,6 +433,79 @@ function pdfJobs(file: string, reference: PdfReference): SweepJob[] {
         return pages === undefined || images.length === pages
           ? null
           : `${images.length} images, expected ${pages}`;
+      },
+    },
+    "organize-pdf": {
+      path: TOOLS["organize-pdf"].endpoint.path,
+      form: () => taskForm("file", [pdf(bytes())], { order: sweepOrder(pages ?? 1) }),
+      check: async (out) =>
+        (await checkPdf(out, pages, reference.clean)) ?? checkOrganized(out, bytes(), pages ?? 1),
+    },
+    "page-numbers": {
+      path: TOOLS["page-numbers"].endpoint.path,
+      form: () =>
+        taskForm("file", [pdf(bytes())], { start: `${SWEEP_FIRST_NUMBER}`, position: "bottom-right" }),
+      check: async (out) => {
+        const problem = await checkPdf(out, pages, reference.clean);
+        if (problem || pages === undefined) return problem;
+        for (const page of new Set([1, pages])) {
+          const number = `${SWEEP_FIRST_NUMBER + page - 1}`;
+          if (!(await pageText(out, page)).includes(number))
+            return `pdftotext finds no ${number} on page ${page}`;
+        }
+        return null;
+      },
+    },
+    watermark: {
+      path: TOOLS.watermark.endpoint.path,
+      form: () => taskForm("file", [pdf(bytes())], { text: SWEEP_WATERMARK }),
+      check: async (out) => {
+        const problem = await checkPdf(out, pages, reference.clean);
+        if (problem || pages === undefined) return problem;
+        for (const page of new Set([1, pages])) {
+          if (!(await pageText(out, page)).includes(SWEEP_WATERMARK))
+            return `pdftotext finds no ${SWEEP_WATERMARK} on page ${page}`;
+        }
+        return null;
+      },
+    },
+    protect: {
+      path: TOOLS.protect.endpoint.path,
+      form: () => {
+        protectedOutputs.set(
+          file,
+          new Promise((done) => {
+            protectedOutput = done;
+          }),
+        );
+        return taskForm("file", [pdf(bytes())], { password: SWEEP_PASSWORD });
+      },
+      check: async (out) => {
+        const problem = await checkProtected(out, pages, reference.clean);
+        protectedOutput?.(problem ? undefined : out);
+        return problem;
+      },
+      settled: () => protectedOutput?.(undefined),
+    },
+    unlock: {
+      path: TOOLS.unlock.endpoint.path,
+      form: async () => {
+        const protectedBytes = await protectedOutputs.get(file);
+        protectedOutputs.delete(file);
+        // The file as it is: encrypted or not in qpdf's eyes (an empty user password included).
+        originalEncrypted =
+          protectedBytes === undefined && (await exec("qpdf", ["--is-encrypted", file])).code === 0;
+        unlockSentOriginal = protectedBytes === undefined;
+        return taskForm("file", [pdf(protectedBytes ?? bytes())], { password: SWEEP_PASSWORD });
+      },
+      check: (out) => checkUnlocked(out, pages, reference.clean),
+      agrees: (code) => {
+        if (!unlockSentOriginal) return null;
+        if (code === "PDF_NOT_ENCRYPTED")
+          return originalEncrypted ? null : "qpdf --is-encrypted: not encrypted";
+        if (code === "PDF_WRONG_PASSWORD")
+          return originalEncrypted ? "qpdf --is-encrypted: encrypted, not with our password" : null;
+        return null;
       },
     },
   };
@@ -515,12 +680,26 @@ export async function runJob(
   timeoutMs: number,
   references: { pdfs: Map<string, PdfReference>; images: Map<string, ImageReference> },
 ): Promise<SweepResult> {
+  try {
+    return await judgeJob(client, job, timeoutMs, references);
+  } finally {
+    job.settled?.();
+  }
+}
+
+async function judgeJob(
+  client: BenchClient,
+  job: SweepJob,
+  timeoutMs: number,
+  references: { pdfs: Map<string, PdfReference>; images: Map<string, ImageReference> },
+): Promise<SweepResult> {
+  const form = await job.form();
   const started = performance.now();
   const base = { tool: job.tool as string, file: job.file.split("/").slice(-2).join("/") };
   const took = () => performance.now() - started;
   let status: Pick<TaskStatus, "state" | "tool" | "task_id" | "error" | "error_code">;
   try {
-    const run = client.run(job.path, job.path.startsWith("/api/image") ? "image" : "pdf", job.form());
+    const run = client.run(job.path, job.path.startsWith("/api/image") ? "image" : "pdf", form);
     const timer = new Promise<never>((_, fail) =>
       setTimeout(() => fail(new Error(`no answer within ${timeoutMs / 1000} s`)), timeoutMs).unref(),
     );
@@ -554,13 +733,9 @@ export async function runJob(
       : { ...base, tool, verdict: "valid", outcome: "ok", detail: "", ms: took() };
   }
   const code = status.error_code ?? "INTERNAL";
-  const why = agreement(
-    code,
-    job.kind,
-    job.tool,
-    references.pdfs.get(job.file),
-    references.images.get(job.file),
-  );
+  const why =
+    (NEVER_NAMED.has(code) ? null : job.agrees?.(code)) ??
+    agreement(code, job.kind, job.tool, references.pdfs.get(job.file), references.images.get(job.file));
   return why
     ? { ...base, tool, verdict: "agreed", outcome: code, detail: why, ms: took() }
     : {

@@ -40,12 +40,13 @@ export function authenticate(pdf: mupdf.PDFDocument, password: string, fileIndex
 }
 
 /**
- * The document saved without encryption, same objects otherwise. MuPDF's default save of an
- * opened encrypted file drops the encryption dictionary yet keeps the encrypted streams, so
+ * The document saved without encryption, same objects otherwise, less those nothing reaches
+ * (garbage: a damaged leftover among them cannot be written). MuPDF's default save of an opened
+ * encrypted file drops the encryption dictionary yet keeps the encrypted streams, so
  * `encrypt=none` is always named.
  */
 export function decryptedBytes(pdf: mupdf.PDFDocument): Uint8Array {
-  const buffer = pdf.saveToBuffer("encrypt=none");
+  const buffer = pdf.saveToBuffer("encrypt=none,garbage");
   try {
     return buffer.asUint8Array().slice();
   } finally {

@@ -17,6 +17,7 @@ import mergeTool from "../../tools/merge-pdf/tool.ts";
 import { permissionValue, protectPdf } from "../../tools/protect/protect-pdf.ts";
 import protectTool from "../../tools/protect/tool.ts";
 import { unlockPdf } from "../../tools/unlock/unlock-pdf.ts";
+import { pdfOfObjects } from "../worker/fixtures.ts";
 import { bytesOf, corpus, corpusFiles } from "./corpus-files.ts";
 import { engineFailure } from "./engine-failure.ts";
 import { pageText, pageTexts, pdfInput, save, textPdf, textPdfDocument } from "./fixtures.ts";
@@ -133,6 +134,19 @@ describe("protect", () => {
     expect(doc.authenticatePassword("old")).toBe(0);
     expect(doc.authenticatePassword("new")).toBe(2);
     expect(qpdfEncryption(bytes, "new").text).toContain("R = 6");
+  });
+
+  it("protects a repaired PDF holding a damaged object nothing uses (wide corpus: filled-background.pdf)", async () => {
+    const leftover = pdfOfObjects([
+      "<< /Type /Catalog /Pages 2 0 R >>",
+      "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+      "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R >>",
+      "<< /Length 20 >>\nstream\nBT /F1 12 Tf ET    \nendstream",
+      "<< 1 2 >>",
+    ]);
+    const { bytes, facts } = await protect(leftover, { password: HINDI });
+    expect(facts.pages).toBe(1);
+    expect(qpdfEncryption(bytes, HINDI).text).toMatch(/^R = 6$/m);
   });
 
   it("refuses a PDF that needs a password, and bad passwords as options", async () => {

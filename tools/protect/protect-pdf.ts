@@ -71,7 +71,10 @@ export const protectPdf: EngineHandler<ProtectOptions> = async (inputs, options,
     const replaced = isEncrypted(pdf);
     progress(30);
     // Options as an object: MuPDF takes them as JSON, so a comma or "=" in a password stays in it.
+    // Objects no page or catalog entry reaches are dropped (garbage), as every PDF tool saves: a
+    // damaged one among them (repaired files keep such leftovers) cannot be written.
     const bytes = savePdfWith(pdf, {
+      garbage: "yes",
       encrypt: "aes-256",
       "user-password": user,
       "owner-password": owner,

@@ -15,9 +15,10 @@ export const WATERMARK_POSITIONS = [
 export const MAX_WATERMARK_TEXT = 200;
 
 /**
- * Add watermark: a line of text in any of the site's scripts (shaped, real text) on all pages or a
- * range, over or under the content, with opacity, rotation (the page's diagonal by default), size,
- * colour and position, or tiled.
+ * Add watermark: a line of text in any of the site's scripts (shaped, real text) or an image (the
+ * `image` file field: PNG with transparency, JPEG, WebP) on all pages or a range, over or under the
+ * content, with opacity, rotation (the page's diagonal by default), size, colour (text) and
+ * position, or tiled.
  */
 export default declareTool({
   id: "watermark",
@@ -32,8 +33,10 @@ export default declareTool({
     opacity: z.coerce.number().min(0.05).max(1).default(0.3),
     /** Degrees anticlockwise, or the page's diagonal (bottom left to top right). */
     rotation: z.union([z.literal("diagonal"), z.coerce.number().min(-360).max(360)]).default("diagonal"),
-    /** Font size in points. */
+    /** Font size in points (text). */
     size: z.coerce.number().min(8).max(200).default(60),
+    /** Width of an image watermark, in percent of the page's width. */
+    image_size: z.coerce.number().min(5).max(100).default(40),
     color: z
       .string()
       .regex(/^#[0-9a-fA-F]{6}$/, "a colour like #808080")

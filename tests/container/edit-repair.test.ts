@@ -1,0 +1,54 @@
+/**
+ * The tools that edit a PDF in place (organize, page numbers, watermark) on a file whose one
+ * cross-reference entry points at the wrong place: MuPDF opens it without noticing, and rebuilds
+ * the table when that object is first loaded. Found in the wide corpus (annotation-polyline-polygon.pdf):
+ * the rebuild happened during the save and dropped the edit, so the tool answered its input.
+ */
+import { describe, expect, it } from "vitest";
+import { organizePdf } from "../../tools/organize-pdf/organize.ts";
+import { addPageNumbers } from "../../tools/page-numbers/page-numbers.ts";
+import numbersTool from "../../tools/page-numbers/tool.ts";
+import watermarkTool from "../../tools/watermark/tool.ts";
+import { addWatermark } from "../../tools/watermark/watermark.ts";
+import { popplerPages, popplerPageTexts } from "../support/poppler.ts";
+import { pdfOfObjects } from "../worker/fixtures.ts";
+import { pdfInput } from "./fixtures.ts";
+
+/** One page of text whose font (object 5) is listed 3 bytes past where it starts. */
+function misplacedObjectPdf(): Uint8Array {
+  const content = "BT /F1 24 Tf 72 700 Td (Kept text) Tj ET";
+  const text = new TextDecoder("latin1").decode(
+    pdfOfObjects([
+      "<< /Type /Catalog /Pages 2 0 R >>",
+      "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+      "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+      `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+      "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]),
+  );
+  const lines = text.split("\n");
+  const entry = lines.indexOf("xref") + 2 + 5;
+  const line = lines[entry] ?? "";
+  lines[entry] = `${String(Number(line.slice(0, 10)) + 3).padStart(10, "0")}${line.slice(10)}`;
+  return Uint8Array.from(lines.join("\n"), (c) => c.charCodeAt(0));
+}
+
+const input = () => [pdfInput("misplaced.pdf", misplacedObjectPdf())];
+const noProgress = () => {};
+
+describe("an in-place edit of a PDF that MuPDF repairs on the way", () => {
+  it("keeps the watermark and the page numbers", async () => {
+    const marked = await addWatermark(input(), watermarkTool.options.parse({ text: "गोपनीय" }), noProgress);
+    expect(popplerPageTexts(marked.bytes)[0]).toContain("गोपनीय");
+    expect(popplerPageTexts(marked.bytes)[0]).toContain("Kept text");
+    const numbered = await addPageNumbers(input(), numbersTool.options.parse({ start: "9301" }), noProgress);
+    expect(popplerPageTexts(numbered.bytes)[0]).toContain("9301");
+    expect(numbered.facts).toMatchObject({ repaired_files: 1 });
+  });
+
+  it("keeps organize's turn", async () => {
+    const turned = await organizePdf(input(), { order: "1@90" }, noProgress);
+    expect(popplerPages(turned.bytes).map((page) => page.rotation)).toEqual([90]);
+    expect(popplerPageTexts(turned.bytes)[0]).toContain("Kept text");
+  });
+});
