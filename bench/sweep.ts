@@ -13,12 +13,21 @@
  * It prints per tool the outcomes and the median/p95 time per file, then every defect, one a line.
  *
  *   npm run bench:sweep -- [--tool id[,id…]] [--sample N] [--seed S] [--concurrency C] [--timeout S]
- *                          [--match REGEX]
+ *                          [--match REGEX] [--out results.jsonl]
+ *   npm run bench:sweep -- --report results.jsonl [--report more.jsonl]
  *
  * `--sample N` takes N PDFs and N images (the same ones for a given seed); without it every file.
  */
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -809,8 +818,17 @@ async function main(): Promise<void> {
       timeout: { type: "string", default: "180" },
       /** Only the files whose name matches this regular expression. */
       match: { type: "string" },
+      /** Appends each result to this JSON-lines file as it comes (a long sweep's partial record). */
+      out: { type: "string" },
+      /** Prints the table of earlier `--out` files instead of sweeping. */
+      report: { type: "string", multiple: true },
     },
   });
+  if (values.report !== undefined) {
+    const lines = values.report.flatMap((file) => readFileSync(file, "utf8").split("\n").filter(Boolean));
+    printTable(lines.map((line) => JSON.parse(line) as SweepResult));
+    return;
+  }
   if (!existsSync(WIDE_CORPUS)) {
     console.log(`No wide corpus at ${WIDE_CORPUS}: nothing to sweep.`);
     return;
@@ -832,7 +850,10 @@ async function main(): Promise<void> {
   const imageFiles = takesImage ? pick(corpusFiles("img")) : [];
   console.log(`Reading references for ${pdfFiles.length} PDFs and ${imageFiles.length} images…`);
   const { jobs, pdfs, images } = await sweepJobs(pdfFiles, imageFiles);
-  const chosen = jobs.filter((job) => wanted === undefined || wanted.includes(job.tool));
+  // Tool by tool in the order asked for, so a long sweep's partial record holds whole tools.
+  const chosen = jobs
+    .filter((job) => wanted === undefined || wanted.includes(job.tool))
+    .sort((a, b) => (wanted ? wanted.indexOf(a.tool) - wanted.indexOf(b.tool) : 0));
   const concurrency = Number(values.concurrency);
   const timeoutMs = Number(values.timeout) * 1000;
   console.log(`${chosen.length} jobs, ${concurrency} at a time, ${values.timeout} s per file (seed ${seed})`);
@@ -859,6 +880,7 @@ async function main(): Promise<void> {
         return result;
       },
       (result, finished) => {
+        if (values.out !== undefined) appendFileSync(values.out, `${JSON.stringify(result)}\n`);
         if (result.verdict === "defect" || finished % 50 === 0) {
           const mark =
             result.verdict === "defect" ? ` DEFECT ${result.tool} ${result.file} ${result.outcome}` : "";
