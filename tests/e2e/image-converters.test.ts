@@ -62,11 +62,11 @@ describe("WebP to JPG in Spanish", () => {
 
 /** Boxes of a batch row's parts (name, each size, the change, each button) that overlap each other. */
 function overlapsIn(row: Element): string[] {
-  const parts = [
-    ...row.querySelectorAll(
+  const parts = Array.from(
+    row.querySelectorAll(
       ".file-name, .batch-item__size, .batch-item__status > span, .batch-item__note, button",
     ),
-  ];
+  );
   const found: string[] = [];
   parts.forEach((a, i) => {
     const r = a.getBoundingClientRect();
