@@ -29,7 +29,7 @@ export interface BenchStackOptions {
 }
 
 /** wrangler.toml with every `[[ratelimits]]` limit lifted, written beside it for the run. */
-function raisedLimitsConfig(): string {
+export function raisedLimitsConfig(): string {
   const shipped = readFileSync(join(ROOT, "wrangler.toml"), "utf8");
   const raised = shipped.replace(
     /simple = \{ limit = \d+, period = (\d+) \}/g,
@@ -74,6 +74,40 @@ export interface TaskRun {
   readonly states: readonly (readonly [TaskStatus["state"], number])[];
 }
 
+/** An API answer that is not JSON (a proxy's or runtime's own page): the client cannot read it. */
+export class NonJsonAnswer extends Error {
+  readonly status: number;
+  constructor(status: number, text: string) {
+    super(`non-JSON ${status}: ${text.slice(0, 80).replaceAll("\n", " ")}`);
+    this.status = status;
+  }
+}
+
+/** An API answer that is JSON but not the one expected (an error envelope), with its Retry-After. */
+export class ErrorAnswer extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly retryAfter: string | null;
+  constructor(status: number, body: unknown, retryAfter: string | null) {
+    // The body stays in the message: the sweep reads the code from it.
+    super(`answered ${status}: ${JSON.stringify(body)}`);
+    this.status = status;
+    this.code = (body as { error?: { code?: string } } | null)?.error?.code ?? "?";
+    this.retryAfter = retryAfter;
+  }
+}
+
+/** The body of an API answer, which must be JSON whatever its status; `expected` else ErrorAnswer. */
+export async function apiJson(response: Response, expected: number): Promise<unknown> {
+  const text = await response.text();
+  if (!(response.headers.get("Content-Type") ?? "").includes("application/json"))
+    throw new NonJsonAnswer(response.status, text);
+  const body: unknown = JSON.parse(text);
+  if (response.status !== expected)
+    throw new ErrorAnswer(response.status, body, response.headers.get("Retry-After"));
+  return body;
+}
+
 /** One browser-like client of the API. */
 export class BenchClient {
   readonly base: string;
@@ -86,7 +120,7 @@ export class BenchClient {
   async #csrf(): Promise<string> {
     if (this.#token !== undefined) return this.#token;
     const response = await fetch(new URL(API_PATHS.csrfToken, this.base));
-    this.#token = csrfTokenResponseSchema.parse(await response.json()).csrf_token;
+    this.#token = csrfTokenResponseSchema.parse(await apiJson(response, 200)).csrf_token;
     return this.#token;
   }
 
@@ -99,17 +133,14 @@ export class BenchClient {
       body: form,
       headers: { Cookie: `${CSRF_COOKIE}=${token}`, [CSRF_HEADER]: token },
     });
-    if (response.status !== 202)
-      throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
-    const { task_id } = taskStartResponseSchema.parse(await response.json());
+    const { task_id } = taskStartResponseSchema.parse(await apiJson(response, 202));
     const startMs = performance.now() - started;
     const states: [TaskStatus["state"], number][] = [];
     let since: number | undefined;
     for (;;) {
       const query = since === undefined ? "" : `?since=${since}&wait=${STATUS_MAX_WAIT_SECONDS}`;
       const answer = await fetch(new URL(`${statusPath(type, task_id)}${query}`, this.base));
-      if (!answer.ok) throw new Error(`status answered ${answer.status}: ${await answer.text()}`);
-      const status = taskStatusSchema.parse(await answer.json());
+      const status = taskStatusSchema.parse(await apiJson(answer, 200));
       if (states.at(-1)?.[0] !== status.state) states.push([status.state, performance.now() - started]);
       if (status.state === "SUCCESS" || status.state === "FAILURE") {
         return { status, totalMs: performance.now() - started, startMs, states };

@@ -1,12 +1,19 @@
 /**
  * Load through the API against the real local stack, with the per-client rate limits raised for the
- * run (a temporary wrangler config; wrangler.toml is untouched): 1, 4, 16, 32 and 64 concurrent
- * tasks of two kinds that both run in the converter, a two-page merge and a PNG → JPG over the edge
- * budget. Per level: tasks that succeeded, jobs/s (tasks / wall time), p50/p95 upload → SUCCESS and
- * how many tasks were seen QUEUED (the converter was busy and the task waited instead of failing).
- * Capacity reference: sequential single-job time, × the converter's capacity from /api/health.
- * Goals: every task succeeds at 64; throughput at 32 within 10 % of that capacity.
- * Run: `npx node bench/load.ts`.
+ * run (a temporary wrangler config; wrangler.toml is untouched).
+ *
+ * Three rounds; each starts 64 tasks at once of each kind in turn: PNG → JPG of 1 MP at the edge,
+ * a two-page merge in the converter and a merge of a 3.4 MB PDF (64 concurrent uploads). Per burst:
+ * tasks that succeeded, answers that were not JSON (counted as failures: a client cannot read
+ * them), other failures by code, jobs/s, p50/p95 upload → SUCCESS, and p50/p95/max of an unrelated
+ * `GET /api/health` sent over and over during the burst. After each round, the Worker runtime's
+ * resident memory once idle (10 s without requests).
+ * Goals: 0 failures and 0 non-JSON answers at 64; health p95 ≤ 500 ms during every burst; idle
+ * Worker memory after round 3 within 64 MB of the figure after round 1.
+ *
+ * `-- --levels` also prints the older table: 1, 4, 16, 32 and 64 concurrent merges and converter
+ * PNG → JPG (2.7 MP, over the edge budget) against the converter's capacity.
+ * Run: `npm run bench:load`.
  */
 import { HEALTH_PATH, healthStatusSchema } from "../contract/index.ts";
 import { textPdf } from "../tests/container/fixtures.ts";
@@ -17,57 +24,32 @@ import {
   mergeTwoPdfs,
   percentile,
   pngToJpg,
-  type TaskRun,
   withStack,
 } from "./api-driver.ts";
+import { BURST_HEADER, type BurstKind, burst, burstKinds, burstRow, idleMb } from "./bursts.ts";
+import { stackProcesses } from "./stack-processes.ts";
 
+const BURST = 64;
+const ROUNDS = 3;
+const HEALTH_GOAL_MS = 500;
+const IDLE_GROWTH_GOAL_MB = 64;
 const LEVELS = [1, 4, 16, 32, 64];
 const SINGLE_RUNS = 7;
 
-interface Kind {
-  readonly label: string;
-  readonly run: (client: BenchClient) => Promise<TaskRun>;
-}
-
-const pdfs = [textPdf("A", 1), textPdf("B", 1)];
-// 1800 × 1500 = 2.7 MP, over png-to-jpg's edge budget (2.5 MP): the converter runs it.
-const bigPng = await gradientPng(1800, 1500);
-
-const kinds: Kind[] = [
-  {
-    label: "merge 2 × 1 page",
-    run: (client) => mergeTwoPdfs(client, pdfs),
-  },
-  {
-    label: "png → jpg 1800 × 1500 (converter)",
-    run: (client) => pngToJpg(client, bigPng),
-  },
-];
-
 const ms = (value: number) => `${value.toFixed(0)} ms`;
 
-async function level(kind: Kind, clients: readonly BenchClient[], n: number) {
-  const started = performance.now();
-  const outcomes = await Promise.allSettled(
-    Array.from({ length: n }, (_, i) => kind.run(clients[i % clients.length] as BenchClient)),
-  );
-  const wallS = (performance.now() - started) / 1000;
-  const runs = outcomes.flatMap((o) => (o.status === "fulfilled" ? [o.value] : []));
-  const ok = runs.filter((run) => run.status.state === "SUCCESS");
-  const failures = [
-    ...runs.filter((run) => run.status.state !== "SUCCESS").map((run) => run.status.error_code ?? "?"),
-    ...outcomes.flatMap((o) => (o.status === "rejected" ? [String(o.reason).slice(0, 60)] : [])),
-  ];
-  const queued = runs.filter((run) => run.states.some(([state]) => state === "QUEUED")).length;
-  const latencies = ok.map((run) => run.totalMs);
-  return { ok: ok.length, jobsPerS: ok.length / wallS, latencies, queued, failures };
-}
-
-await withStack({ raiseLimits: true }, async (url) => {
+/** The older capacity table (`--levels`). */
+async function levels(url: string, clients: readonly BenchClient[]): Promise<void> {
   const health = healthStatusSchema.parse(await (await fetch(new URL(HEALTH_PATH, url))).json());
   const capacity = health.converter.capacity ?? 1;
-  const clients = Array.from({ length: 8 }, () => new BenchClient(url));
-  console.log(`# Load through the API (converter capacity ${capacity} jobs at once)`);
+  const pdfs = [textPdf("A", 1), textPdf("B", 1)];
+  // 1800 × 1500 = 2.7 MP, over png-to-jpg's edge budget (2.5 MP): the converter runs it.
+  const bigPng = await gradientPng(1800, 1500);
+  const kinds: BurstKind[] = [
+    { label: "merge 2 × 1 page", run: (client) => mergeTwoPdfs(client, pdfs) },
+    { label: "png → jpg 1800 × 1500 (converter)", run: (client) => pngToJpg(client, bigPng) },
+  ];
+  console.log(`\n# Levels (converter capacity ${capacity} jobs at once)`);
   for (const kind of kinds) {
     const singles: number[] = [];
     for (let i = 0; i < SINGLE_RUNS + 2; i++)
@@ -77,15 +59,53 @@ await withStack({ raiseLimits: true }, async (url) => {
     console.log(
       `\n## ${kind.label}: single job ${ms(single)} → capacity × cores ≈ ${ceiling.toFixed(1)} jobs/s`,
     );
-    console.log("| concurrent | succeeded | jobs/s | of capacity | p50 | p95 | seen QUEUED | failures |");
-    console.log("|---|---|---|---|---|---|---|---|");
+    console.log("| concurrent | succeeded | jobs/s | of capacity | p50 | p95 | failures |");
+    console.log("|---|---|---|---|---|---|---|");
     for (const n of LEVELS) {
-      const result = await level(kind, clients, n);
-      const share = `${((result.jobsPerS / ceiling) * 100).toFixed(0)} %`;
+      const result = await burst(url, kind, clients, n);
+      const jobsPerS = result.ok / result.wallS;
       const failures = result.failures.length === 0 ? "" : [...new Set(result.failures)].join(", ");
       console.log(
-        `| ${n} | ${result.ok}/${n} | ${result.jobsPerS.toFixed(1)} | ${share} | ${ms(percentile(result.latencies, 0.5))} | ${ms(percentile(result.latencies, 0.95))} | ${result.queued} | ${failures} |`,
+        `| ${n} | ${result.ok}/${n} | ${jobsPerS.toFixed(1)} | ${((jobsPerS / ceiling) * 100).toFixed(0)} % | ${ms(percentile(result.latencies, 0.5))} | ${ms(percentile(result.latencies, 0.95))} | ${failures} |`,
       );
     }
   }
+}
+
+await withStack({ raiseLimits: true }, async (url) => {
+  const { runtime } = stackProcesses();
+  const clients = Array.from({ length: 8 }, () => new BenchClient(url));
+  const kinds = await burstKinds();
+  const idle = [await idleMb(runtime, 2000)];
+  let failures = 0;
+  let nonJson = 0;
+  let worstHealthP95 = 0;
+  console.log(
+    `# ${ROUNDS} rounds of ${BURST} concurrent tasks per kind (health goal p95 ≤ ${HEALTH_GOAL_MS} ms)`,
+  );
+  console.log(BURST_HEADER);
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const kind of [kinds.edge, kinds.converter, kinds.upload]) {
+      const result = await burst(url, kind, clients, BURST);
+      failures += result.failures.length;
+      nonJson += result.nonJson.length;
+      worstHealthP95 = Math.max(worstHealthP95, percentile(result.health, 0.95));
+      console.log(burstRow(String(round), kind.label, result));
+      for (const answer of new Set(result.nonJson)) console.error(`  ${answer}`);
+    }
+    idle.push(await idleMb(runtime));
+  }
+  const growth = (idle.at(-1) ?? 0) - (idle[1] ?? 0);
+  console.log(
+    `\nIdle Worker runtime RSS: start ${idle[0]?.toFixed(0)} MB; after rounds 1–${ROUNDS}: ${idle
+      .slice(1)
+      .map((v) => `${v.toFixed(0)} MB`)
+      .join(
+        ", ",
+      )} (round ${ROUNDS} − round 1: ${growth.toFixed(0)} MB, goal ≤ ${IDLE_GROWTH_GOAL_MB} MB ${growth <= IDLE_GROWTH_GOAL_MB ? "ok" : "OVER"})`,
+  );
+  console.log(
+    `Failures ${failures} (goal 0), non-JSON answers ${nonJson} (goal 0), worst health p95 ${ms(worstHealthP95)} (goal ≤ ${HEALTH_GOAL_MS} ms ${worstHealthP95 <= HEALTH_GOAL_MS ? "ok" : "OVER"})`,
+  );
+  if (process.argv.includes("--levels")) await levels(url, clients);
 });

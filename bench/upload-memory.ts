@@ -12,53 +12,28 @@
  * (150–216 MB measured, whichever route comes first; later requests of any size 13–34 MB), so the
  * first row reads high. BENCH_ROUTES (default "validate-pdf,merge-pdf") and BENCH_SIZES_MB
  * (default "1,50,95") set the order and sizes.
- * Goals: Worker ≤ 32 MB whatever the size; converter parent ≤ 64 MB.
+ * Then three bursts, each 64 concurrent merges and 64 concurrent PNG → JPG at the edge (1 MP),
+ * with the Worker runtime's resident memory once idle (10 s without requests) before the first and
+ * after each burst (BENCH_BURSTS=0 skips them; the rate limits are raised for the run through a
+ * temporary wrangler config).
+ * Goals: Worker ≤ 32 MB whatever the size; converter parent ≤ 64 MB; idle Worker memory after the
+ * third burst within 64 MB of the figure after the first.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { API_PATHS, CSRF_HEADER, statusPath, TOOLS } from "../contract/index.ts";
 import { buildClient, freePort, ROOT, startStack } from "../scripts/stack.ts";
 import { paddedPdf } from "../tests/support/padded-pdf.ts";
+import { BenchClient, raisedLimitsConfig } from "./api-driver.ts";
+import { BURST_HEADER, burst, burstKinds, burstRow, idleMb } from "./bursts.ts";
+import { MB, stackProcesses, statusField } from "./stack-processes.ts";
 
-const MB = 1024 * 1024;
 const SIZES_MB = (process.env.BENCH_SIZES_MB ?? "1,50,95").split(",").map(Number);
 const WORKER_GOAL_MB = 32;
 const CONVERTER_GOAL_MB = 64;
-
-function statusField(pid: number, field: string): number {
-  const line = readFileSync(`/proc/${pid}/status`, "utf8")
-    .split("\n")
-    .find((l) => l.startsWith(`${field}:`));
-  return Number(line?.split(/\s+/)[1] ?? 0) * 1024;
-}
-
-/** Our descendants (the stack's processes are detached but still our children's children). */
-function descendants(): { pid: number; cmdline: string; comm: string }[] {
-  const parents = new Map<number, number>();
-  for (const entry of readdirSync("/proc")) {
-    const pid = Number(entry);
-    if (!Number.isInteger(pid)) continue;
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      parents.set(pid, Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
-    } catch {}
-  }
-  const isOurs = (pid: number): boolean => {
-    for (let p = parents.get(pid); p !== undefined && p > 1; p = parents.get(p))
-      if (p === process.pid) return true;
-    return false;
-  };
-  return [...parents.keys()].filter(isOurs).flatMap((pid) => {
-    try {
-      const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ");
-      const comm = readFileSync(`/proc/${pid}/comm`, "utf8").trim();
-      return [{ pid, cmdline, comm }];
-    } catch {
-      return [];
-    }
-  });
-}
+const IDLE_GROWTH_GOAL_MB = 64;
+const BURSTS = Number(process.env.BENCH_BURSTS ?? 3);
 
 /** Measures one process's peak RSS growth across `action`. */
 class PeakMeter {
@@ -150,22 +125,17 @@ async function upload(
 
 if (!existsSync(join(ROOT, "dist/client/index.html"))) await buildClient();
 const persistTo = mkdtempSync(join(tmpdir(), "bench-upload-"));
+const wranglerConfig = BURSTS > 0 ? raisedLimitsConfig() : undefined;
 const stack = await startStack({
   port: await freePort(),
   converterPort: await freePort(),
   persistTo,
   quiet: true,
+  wranglerConfig,
 });
 try {
-  const processes = descendants();
-  // wrangler dev runs two workerd processes: an entry proxy on the public port and the runtime of
-  // the Worker itself (the one with an inspector); both are measured.
-  const runtime = processes.find((p) => p.comm === "workerd" && p.cmdline.includes("--inspector"));
-  const proxy = processes.find((p) => p.comm === "workerd" && !p.cmdline.includes("--inspector"));
-  const converter = processes.find((p) => p.cmdline.includes("container/src/main.ts"));
-  if (runtime === undefined || proxy === undefined || converter === undefined) {
-    throw new Error("workerd or converter process not found");
-  }
+  // Both workerd processes are measured: the Worker's runtime and wrangler dev's entry proxy.
+  const { runtime, proxy, converter } = stackProcesses();
   const cell = (growth: number | undefined, goal: number | null) =>
     `${(growth ?? 0).toFixed(1)} MB${goal === null ? "" : (growth ?? 0) <= goal ? " ok" : " OVER"}`;
   const rows: string[][] = [];
@@ -176,7 +146,7 @@ try {
   for (const route of ROUTES) {
     for (const sizeMb of SIZES_MB) {
       const pdf = paddedPdf(sizeMb * MB);
-      const meters = [runtime, proxy, converter].map((p) => new PeakMeter(p.pid));
+      const meters = [runtime, proxy, converter].map((pid) => new PeakMeter(pid));
       for (const meter of meters) meter.start();
       let request: number[] = [];
       const answer = await upload(stack.url, route, pdf, () => {
@@ -208,7 +178,28 @@ try {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
   for (const row of [header, ...rows])
     console.log(row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join(" | "));
+  if (BURSTS > 0) {
+    const kinds = await burstKinds();
+    const clients = Array.from({ length: 8 }, () => new BenchClient(stack.url));
+    const idle = [await idleMb(runtime)];
+    console.log(`\n${BURST_HEADER}`);
+    for (let round = 1; round <= BURSTS; round++) {
+      for (const kind of [kinds.converter, kinds.edge])
+        console.log(burstRow(String(round), kind.label, await burst(stack.url, kind, clients, 64)));
+      idle.push(await idleMb(runtime));
+    }
+    const growth = (idle.at(-1) ?? 0) - (idle[1] ?? 0);
+    console.log(
+      `\nIdle Worker runtime RSS: before the bursts ${idle[0]?.toFixed(0)} MB; after bursts 1–${BURSTS}: ${idle
+        .slice(1)
+        .map((v) => `${v.toFixed(0)} MB`)
+        .join(
+          ", ",
+        )} (last − first: ${growth.toFixed(0)} MB, goal ≤ ${IDLE_GROWTH_GOAL_MB} MB ${growth <= IDLE_GROWTH_GOAL_MB ? "ok" : "OVER"})`,
+    );
+  }
 } finally {
   await stack.stop();
+  if (wranglerConfig !== undefined) rmSync(wranglerConfig, { force: true });
   rmSync(persistTo, { recursive: true, force: true });
 }

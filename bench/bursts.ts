@@ -1,0 +1,145 @@
+/**
+ * Bursts of concurrent tasks through the API of a running stack, for bench:load and
+ * bench:upload-memory: every task followed to its end, every answer required to be JSON (a non-JSON
+ * answer is counted apart: the client cannot read it), an unrelated `GET /api/health` timed over and
+ * over during the burst, and the Worker runtime's memory once the stack is idle again.
+ */
+import { HEALTH_PATH } from "../contract/index.ts";
+import { textPdf } from "../tests/container/fixtures.ts";
+import { paddedPdf } from "../tests/support/padded-pdf.ts";
+import {
+  type BenchClient,
+  ErrorAnswer,
+  gradientPng,
+  mergeTwoPdfs,
+  NonJsonAnswer,
+  percentile,
+  pngToJpg,
+  type TaskRun,
+} from "./api-driver.ts";
+import { MB, statusField } from "./stack-processes.ts";
+
+export interface BurstKind {
+  readonly label: string;
+  readonly run: (client: BenchClient) => Promise<TaskRun>;
+}
+
+/** The kinds of the issue's attack: edge and converter conversions, and 3.4 MB uploads. */
+export async function burstKinds(): Promise<{ edge: BurstKind; converter: BurstKind; upload: BurstKind }> {
+  const pdfs = [textPdf("A", 1), textPdf("B", 1)];
+  // 1155 × 866 = 1 MP: within png-to-jpg's edge budget (pixels and WASM heap).
+  const edgePng = await gradientPng(1155, 866);
+  const bigPdfs = [paddedPdf(3.4 * MB), textPdf("C", 1)];
+  return {
+    edge: { label: "PNG → JPG 1 MP (edge)", run: (client) => pngToJpg(client, edgePng) },
+    converter: { label: "merge 2 × 1 page (converter)", run: (client) => mergeTwoPdfs(client, pdfs) },
+    upload: { label: "merge 3.4 MB + 1 page (converter)", run: (client) => mergeTwoPdfs(client, bigPdfs) },
+  };
+}
+
+export interface BurstResult {
+  readonly n: number;
+  readonly ok: number;
+  readonly wallS: number;
+  readonly latencies: readonly number[];
+  /** Failed tasks and refused uploads, by code ("no answer" for a dropped connection). */
+  readonly failures: readonly string[];
+  /** Answers that were not JSON (status and the start of the text). */
+  readonly nonJson: readonly string[];
+  /** 5xx and 429 JSON answers without a Retry-After header. */
+  readonly withoutRetryAfter: number;
+  /** Milliseconds each health request took; failed ones count apart. */
+  readonly health: readonly number[];
+  readonly healthFailures: readonly string[];
+}
+
+/** Times `GET /api/health` one request after the other until `stop` resolves. */
+async function probeHealth(url: string, stop: Promise<unknown>) {
+  const health: number[] = [];
+  const failures: string[] = [];
+  let stopped = false;
+  void stop.finally(() => {
+    stopped = true;
+  });
+  while (!stopped) {
+    const started = performance.now();
+    try {
+      const response = await fetch(new URL(HEALTH_PATH, url), { signal: AbortSignal.timeout(30_000) });
+      const type = response.headers.get("Content-Type") ?? "";
+      await response.arrayBuffer();
+      if (!type.includes("application/json")) failures.push(`non-JSON ${response.status}`);
+      else if (response.status !== 200) failures.push(String(response.status));
+      else health.push(performance.now() - started);
+    } catch (error) {
+      failures.push(String(error).slice(0, 60));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { health, failures };
+}
+
+/** `n` tasks of `kind` started at once over `clients`, with health timed meanwhile. */
+export async function burst(
+  url: string,
+  kind: BurstKind,
+  clients: readonly BenchClient[],
+  n: number,
+): Promise<BurstResult> {
+  const started = performance.now();
+  const tasks = Promise.allSettled(
+    Array.from({ length: n }, (_, i) => kind.run(clients[i % clients.length] as BenchClient)),
+  );
+  const [outcomes, probe] = await Promise.all([tasks, probeHealth(url, tasks)]);
+  const wallS = (performance.now() - started) / 1000;
+  const runs = outcomes.flatMap((o) => (o.status === "fulfilled" ? [o.value] : []));
+  const ok = runs.filter((run) => run.status.state === "SUCCESS");
+  const errors = outcomes.flatMap((o) => (o.status === "rejected" ? [o.reason as unknown] : []));
+  const nonJson = errors.flatMap((e) => (e instanceof NonJsonAnswer ? [e.message] : []));
+  const failures = [
+    ...runs.filter((run) => run.status.state !== "SUCCESS").map((run) => run.status.error_code ?? "?"),
+    ...errors.map((e) => {
+      if (e instanceof ErrorAnswer) return `${e.status} ${e.code}`;
+      if (e instanceof NonJsonAnswer) return `non-JSON ${e.status}`;
+      return `no answer (${String(e).slice(0, 40)})`;
+    }),
+  ];
+  const withoutRetryAfter = errors.filter(
+    (e) => e instanceof ErrorAnswer && (e.status >= 500 || e.status === 429) && e.retryAfter === null,
+  ).length;
+  return {
+    n,
+    ok: ok.length,
+    wallS,
+    latencies: ok.map((run) => run.totalMs),
+    failures,
+    nonJson,
+    withoutRetryAfter,
+    health: probe.health,
+    healthFailures: probe.failures,
+  };
+}
+
+/** Resident memory of `pid` in MB after `settleMs` without requests. */
+export async function idleMb(pid: number, settleMs = 10_000): Promise<number> {
+  await new Promise((resolve) => setTimeout(resolve, settleMs));
+  return statusField(pid, "VmRSS") / MB;
+}
+
+const ms = (value: number) => (Number.isNaN(value) ? "-" : `${value.toFixed(0)} ms`);
+
+/** Groups equal strings: "503 CONVERTER_BUSY × 3, …". */
+function counted(values: readonly string[]): string {
+  const counts = new Map<string, number>();
+  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
+  return [...counts].map(([value, count]) => `${value} × ${count}`).join(", ");
+}
+
+export const BURST_HEADER =
+  "| round | tasks | succeeded | non-JSON | failures | jobs/s | task p50 | task p95 | health p50 | health p95 | health max | health failed |\n|---|---|---|---|---|---|---|---|---|---|---|---|";
+
+/** One row of the burst table. */
+export function burstRow(round: string, label: string, r: BurstResult): string {
+  const failures = r.failures.length === 0 ? "0" : `${r.failures.length}: ${counted(r.failures)}`;
+  const health = (p: number) => ms(percentile(r.health, p));
+  return `| ${round} | ${r.n} ${label} | ${r.ok}/${r.n} | ${r.nonJson.length} | ${failures} | ${(r.ok / r.wallS).toFixed(1)} | ${ms(percentile(r.latencies, 0.5))} | ${ms(percentile(r.latencies, 0.95))} | ${health(0.5)} | ${health(0.95)} | ${health(1)} | ${r.healthFailures.length === 0 ? "0" : counted(r.healthFailures)} |`;
+}
