@@ -35,7 +35,48 @@ function gatheringReader(stream: ReadableStream<Uint8Array>): GatheringReader | 
   return null;
 }
 
-export function byteReader(stream: ReadableStream<Uint8Array>): ByteReader {
+/** A read of a ByteReader with `idleMs` got no bytes (or not its `min`) within that time. */
+export class StalledStreamError extends Error {
+  readonly idleMs: number;
+  constructor(idleMs: number) {
+    super(`No bytes for ${idleMs} ms`);
+    this.name = "StalledStreamError";
+    this.idleMs = idleMs;
+  }
+}
+
+/**
+ * With `idleMs`, a read still waiting after that long cancels the stream and fails with
+ * StalledStreamError: a peer that stopped sending (stopped, or a body shorter than its
+ * Content-Length) is not waited for forever.
+ */
+export function byteReader(
+  stream: ReadableStream<Uint8Array>,
+  options: { readonly idleMs?: number } = {},
+): ByteReader {
+  const reader = plainByteReader(stream);
+  const { idleMs } = options;
+  if (idleMs === undefined) return reader;
+  return {
+    async read(min) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const stalled = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          reject(new StalledStreamError(idleMs));
+          reader.cancel().catch(() => undefined);
+        }, idleMs);
+      });
+      try {
+        return await Promise.race([reader.read(min), stalled]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    cancel: (reason) => reader.cancel(reason),
+  };
+}
+
+function plainByteReader(stream: ReadableStream<Uint8Array>): ByteReader {
   const gathering = gatheringReader(stream);
   if (gathering?.readAtLeast !== undefined) {
     const readAtLeast = gathering.readAtLeast.bind(gathering);

@@ -171,27 +171,15 @@ export class TruncatedStreamError extends Error {
  * the runtime can gather them (contract/byte-reader.ts); headers as soon as any byte arrives, so a
  * progress frame is never held back.
  */
-/** No bytes arrived within a FrameReader's `idleMs`. */
-export class StalledStreamError extends Error {
-  readonly idleMs: number;
-  constructor(idleMs: number) {
-    super(`No bytes for ${idleMs} ms`);
-    this.idleMs = idleMs;
-    this.name = "StalledStreamError";
-  }
-}
-
 export class FrameReader {
   readonly #reader: ByteReader;
-  readonly #idleMs: number | undefined;
   #buffer: Uint8Array = new Uint8Array(0);
   #ended = false;
   #broken = false;
 
   /** With `idleMs`, a read that waits longer for bytes cancels the stream and fails (StalledStreamError). */
   constructor(stream: ReadableStream<Uint8Array>, options: { readonly idleMs?: number } = {}) {
-    this.#reader = byteReader(stream);
-    this.#idleMs = options.idleMs;
+    this.#reader = byteReader(stream, options);
   }
 
   /** The source ended or failed (a connection lost mid-stream, when a frame was still expected). */
@@ -203,7 +191,7 @@ export class FrameReader {
     if (this.#ended) return false;
     let next: Uint8Array | null;
     try {
-      next = await this.#read(min);
+      next = await this.#reader.read(min);
     } catch (error) {
       this.#broken = true;
       throw error;
@@ -214,23 +202,6 @@ export class FrameReader {
     }
     this.#buffer = this.#buffer.length === 0 ? next : concat(this.#buffer, next);
     return true;
-  }
-
-  async #read(min: number): Promise<Uint8Array | null> {
-    const idleMs = this.#idleMs;
-    if (idleMs === undefined) return this.#reader.read(min);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const stalled = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        reject(new StalledStreamError(idleMs));
-        void this.cancel();
-      }, idleMs);
-    });
-    try {
-      return await Promise.race([this.#reader.read(min), stalled]);
-    } finally {
-      clearTimeout(timer);
-    }
   }
 
   async header(): Promise<unknown> {

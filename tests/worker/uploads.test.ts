@@ -1,6 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { API_PATHS, declarationOf, type FileKind, TOOL_IDS, TOOLS } from "../../contract/index.ts";
+import { DRAIN_IDLE_MS } from "../../worker/uploads/drain.ts";
+import { UPLOAD_IDLE_MS } from "../../worker/uploads/receive-upload.ts";
 import { ApiClient, errorOf, form } from "./api-client.ts";
 import { makePdf, makePng } from "./fixtures.ts";
 
@@ -65,6 +67,44 @@ describe("size limits", () => {
     expect((await errorOf(response)).error.code).toBe("FILE_TOO_LARGE");
     writer.releaseLock();
   });
+
+  it("answers a stalled body declared over the limit (120 MB) with 413 at once, not after draining for 30 s", async () => {
+    const client = new ApiClient();
+    const declared = 120 * 1024 * 1024;
+    expect(declared).toBeGreaterThan(TOOLS["merge-pdf"].input.maxTotalBytes);
+    const fixed = new FixedLengthStream(declared);
+    const writer = fixed.writable.getWriter();
+    const started = Date.now();
+    const response = await client.send("POST", TOOLS["merge-pdf"].endpoint.path, fixed.readable, {
+      "Content-Type": "multipart/form-data; boundary=x",
+    });
+    expect(response.status).toBe(413);
+    expect((await errorOf(response)).error.code).toBe("FILE_TOO_LARGE");
+    expect(Date.now() - started).toBeLessThan(DRAIN_IDLE_MS + 3000);
+    writer.releaseLock();
+  });
+
+  it("answers a body that stops before its Content-Length with 400 JSON once it has been idle", async () => {
+    const client = new ApiClient();
+    const boundary = "----short";
+    const head = new TextEncoder().encode(
+      `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="a.pdf"\r\n` +
+        "Content-Type: application/pdf\r\n\r\n%PDF-1.7\n",
+    );
+    const fixed = new FixedLengthStream(head.length + 1024 * 1024);
+    const writer = fixed.writable.getWriter();
+    void writer.write(head);
+    const started = Date.now();
+    const response = await client.send("POST", TOOLS["merge-pdf"].endpoint.path, fixed.readable, {
+      "Content-Type": `multipart/form-data; boundary=${boundary}`,
+    });
+    expect(response.status).toBe(400);
+    const body = await errorOf(response);
+    expect(body.error.code).toBe("BAD_REQUEST");
+    expect(body.error.context?.idle_seconds).toBe(UPLOAD_IDLE_MS / 1000);
+    expect(Date.now() - started).toBeLessThan(UPLOAD_IDLE_MS + DRAIN_IDLE_MS + 5000);
+    writer.releaseLock();
+  }, 60_000);
 
   it("refuses more files than the tool takes (413 TOO_MANY_FILES)", async () => {
     const client = new ApiClient();

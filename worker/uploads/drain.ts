@@ -23,32 +23,38 @@ export function drainBound(request: Request): number {
 }
 
 export const MAX_DRAIN_MS = 30_000;
+/**
+ * A client that sends nothing for this long is not sending the rest: the refusal goes out then
+ * (a stalled body declared at 120 MB got its 413 only after MAX_DRAIN_MS). A client still sending
+ * has its bytes arrive within milliseconds of each other.
+ */
+export const DRAIN_IDLE_MS = 1000;
 
 const TIMED_OUT = Symbol("timed out");
 
 /**
- * Reads and discards from `reader` until its end, `maxBytes` or `MAX_DRAIN_MS`; true when the end
- * was reached. Otherwise the stream is cancelled.
+ * Reads and discards from `reader` until its end, `maxBytes`, `MAX_DRAIN_MS` in all or
+ * `DRAIN_IDLE_MS` without a byte; true when the end was reached. Otherwise the stream is cancelled.
  */
 export async function drainReader(reader: ByteReader, maxBytes: number): Promise<boolean> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
-    timer = setTimeout(() => resolve(TIMED_OUT), MAX_DRAIN_MS);
-  });
+  const deadline = Date.now() + MAX_DRAIN_MS;
   let drained = 0;
   try {
     while (drained <= maxBytes) {
-      const result = await Promise.race([reader.read(), timeout]);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
+        timer = setTimeout(() => resolve(TIMED_OUT), Math.min(DRAIN_IDLE_MS, deadline - Date.now()));
+      });
+      const result = await Promise.race([reader.read(), timeout]).finally(() => clearTimeout(timer));
       if (result === TIMED_OUT) break;
       if (result === null) return true;
       drained += result.byteLength;
+      if (Date.now() >= deadline) break;
     }
     await reader.cancel().catch(() => undefined);
     return false;
   } catch {
     return false;
-  } finally {
-    clearTimeout(timer);
   }
 }
 

@@ -22,6 +22,8 @@ export interface PartHead {
 export interface MultipartReaderOptions {
   /** Largest header block of one part, CRLFs included. */
   readonly maxHeaderBytes: number;
+  /** A read (of up to 64 KB) that waits longer fails with StalledStreamError (byteReader). */
+  readonly idleMs?: number;
 }
 
 const CR = 0x0d;
@@ -110,7 +112,7 @@ export class MultipartReader {
   #state: State = "preamble";
 
   constructor(body: ReadableStream<Uint8Array>, boundary: string, options: MultipartReaderOptions) {
-    this.#source = byteReader(body);
+    this.#source = byteReader(body, options.idleMs === undefined ? {} : { idleMs: options.idleMs });
     this.#delimiter = encoder.encode(`\r\n--${boundary}`);
     this.#maxHeaderBytes = options.maxHeaderBytes;
   }

@@ -1,4 +1,10 @@
-import { AppError, type FileKind, SNIFF_BYTES, sniffFileKind } from "../../contract/index.ts";
+import {
+  AppError,
+  type FileKind,
+  SNIFF_BYTES,
+  StalledStreamError,
+  sniffFileKind,
+} from "../../contract/index.ts";
 import { uploadedName } from "../file-names.ts";
 import { drainBound } from "./drain.ts";
 import { imageHeadSize, isImageKind, MAX_IMAGE_HEAD_BYTES } from "./image-head.ts";
@@ -9,6 +15,11 @@ import type { FileSink, ReceivedFile, Upload, UploadPlan } from "./types.ts";
 const MAX_TEXT_FIELDS = 16;
 const MAX_TEXT_FIELD_BYTES = 4096;
 const MAX_PART_HEADER_BYTES = 8192;
+/**
+ * A body that stops arriving (a client stalled, or a body shorter than its Content-Length) is
+ * refused with 400 once a read of 64 KB (or of the rest) has waited this long: slower than 4 KB/s.
+ */
+export const UPLOAD_IDLE_MS = 15_000;
 
 function framingAllowance(plan: UploadPlan): number {
   return (plan.maxFiles + MAX_TEXT_FIELDS) * MAX_PART_HEADER_BYTES + MAX_TEXT_FIELDS * MAX_TEXT_FIELD_BYTES;
@@ -175,6 +186,7 @@ export async function receiveUpload<T>(
   const boundary = checkHeaders(request, plan);
   const reader = new MultipartReader(request.body as ReadableStream<Uint8Array>, boundary, {
     maxHeaderBytes: MAX_PART_HEADER_BYTES,
+    idleMs: UPLOAD_IDLE_MS,
   });
   const kept: T[] = [];
   const fields: Record<string, string> = {};
@@ -215,6 +227,11 @@ export async function receiveUpload<T>(
     // Bounded: checkHeaders refused any declared length over the plan's limits.
     await reader.drain(drainBound(request));
     if (error instanceof MultipartError) throw new AppError("BAD_REQUEST", "Malformed multipart body");
+    if (error instanceof StalledStreamError) {
+      throw new AppError("BAD_REQUEST", "The request body stopped arriving before its end", {
+        idle_seconds: error.idleMs / 1000,
+      });
+    }
     throw error;
   }
 }
