@@ -20,3 +20,11 @@ export const TERMS_SECTIONS = [
   "openSource",
   "changes",
 ] as const;
+
+/**
+ * The day each legal text last changed (its strings under `pages.<page>` in any language), as git
+ * history shows: privacy 2026-11-27 (dc47634, the language entry of the storage list), terms
+ * 2026-11-23 (6571c56, the free-conversions notice). tests/unit/legal-dates.test.ts fails when the
+ * text changes without this date.
+ */
+export const LEGAL_UPDATED = { privacy: "2026-11-27", terms: "2026-11-23" } as const;
