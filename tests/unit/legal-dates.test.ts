@@ -15,8 +15,8 @@ const ROOT = resolve(import.meta.dirname, "../..");
 
 /** The text as it stood on the day `LEGAL_UPDATED` names. */
 const FINGERPRINTS = {
-  privacy: "a1d458fadd5dffed9075bd30059d37e84751bbbf55ff75d039f70609ec7d86c3",
-  terms: "e2858a57e581d8ed09f3ab2533d1f1d69ef15373996890e913ae95e8a9abd910",
+  privacy: "79286523162aa45aff3f8979c41b3842a2b4abeef3d326a54eec6d16ee9012be",
+  terms: "55029f46b64f55fb9541802a3ca780ba98a728bfdac3efc492a871f3ad31de13",
 } as const;
 
 function fingerprint(page: keyof typeof FINGERPRINTS): string {

@@ -23,8 +23,8 @@ export const TERMS_SECTIONS = [
 
 /**
  * The day each legal text last changed (its strings under `pages.<page>` in any language), as git
- * history shows: privacy 2026-11-27 (dc47634, the language entry of the storage list), terms
- * 2026-11-23 (6571c56, the free-conversions notice). tests/unit/legal-dates.test.ts fails when the
- * text changes without this date.
+ * history shows: both 2026-11-27, when their English titles took sentence case (before that, the
+ * privacy policy on 2026-11-27 in dc47634, the terms on 2026-11-23 in 6571c56).
+ * tests/unit/legal-dates.test.ts fails when a text changes without this date.
  */
-export const LEGAL_UPDATED = { privacy: "2026-11-27", terms: "2026-11-23" } as const;
+export const LEGAL_UPDATED = { privacy: "2026-11-27", terms: "2026-11-27" } as const;
