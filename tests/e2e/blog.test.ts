@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
-import { metadataSchema, publishedPosts } from "../../client/src/features/blog/post-schema.ts";
+import { metadataSchema, postText, publishedPosts } from "../../client/src/features/blog/post-schema.ts";
 import { chromiumPages, translator } from "./page-helpers.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
@@ -211,12 +211,41 @@ describe("blog article", () => {
   it("dates the article in the interface language", async () => {
     const { page } = await blogPage();
     await page.goto(`${siteUrl}/de/blog/${article.slug}`);
-    await page.getByRole("heading", { level: 1, name: article.title }).waitFor();
+    await page.getByRole("heading", { level: 1, name: postText(article, "de").title }).waitFor();
     const [year, month, day] = article.date.split("-").map(Number);
     const date = new Intl.DateTimeFormat("de", { dateStyle: "medium", timeZone: "UTC" }).format(
       new Date(Date.UTC(year ?? 0, (month ?? 1) - 1, day ?? 1)),
     );
     expect(await page.locator("time").first().innerText()).toBe(date);
+  });
+
+  it("in Hindi: titles and excerpts translated, the English article and tags marked lang=en", async () => {
+    const { page } = await blogPage();
+    await page.goto(`${siteUrl}/hi/blog`);
+    const hindi = published.map((post) => postText(post, "hi"));
+    // Every post has its Hindi title and excerpt, and nothing on the cards is English unmarked.
+    expect(hindi.every((text) => text.language === "hi")).toBe(true);
+    expect(await cardTitles(page)).toEqual(hindi.map((text) => text.title));
+    expect(await page.locator(".post-card__description").allInnerTexts()).toEqual(
+      hindi.map((text) => text.description),
+    );
+    const marks = await page.getByTestId("post-card").evaluateAll((cards) =>
+      cards.map((card) => ({
+        title: card.querySelector(".post-card__title")?.closest("[lang]")?.getAttribute("lang"),
+        tags: card.querySelector(".tag-list")?.getAttribute("lang"),
+      })),
+    );
+    expect(marks).toEqual(published.map(() => ({ title: "hi", tags: "en" })));
+
+    await page
+      .getByRole("link", { name: postText(article, "hi").title })
+      .first()
+      .click();
+    await page.getByRole("heading", { level: 1, name: postText(article, "hi").title }).waitFor();
+    expect(await page.locator("h1").getAttribute("lang")).toBeNull();
+    expect(await page.locator(".article__body").getAttribute("lang")).toBe("en");
+    expect(await page.locator(".article .tag-list").getAttribute("lang")).toBe("en");
+    expect(await page.title()).toContain(postText(article, "hi").title);
   });
 
   it("keeps the scheduled post and unknown slugs out: Post not found, with a back link", async () => {

@@ -65,6 +65,7 @@ describe("Contact form", () => {
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect((await fieldValues(page))[0]).toBe("Lucía Pérez");
     expect(await page.getByText(t("pages.contact.submitted")).count()).toBe(0);
+    expect(await page.getByTestId("contact-sent").count()).toBe(0);
     release();
 
     const response = await answer;
@@ -81,6 +82,15 @@ describe("Contact form", () => {
     await expect.poll(() => page.getByText(t("pages.contact.submitted")).count()).toBe(1);
     expect(await fieldValues(page)).toEqual(["", "", "", ""]);
     expect(await page.getByRole("button", { name: t("pages.contact.submit") }).isEnabled()).toBe(true);
+    // Beside the short toast, the page itself says the message was sent and what happens next, and
+    // takes the focus there (a screen reader reads it).
+    const notice = page.getByTestId("contact-sent");
+    expect(await notice.getAttribute("role")).toBe("status");
+    expect(await notice.locator("h2").innerText()).toBe(t("pages.contact.sent.title"));
+    expect(await notice.locator("p").innerText()).toBe(
+      t("pages.contact.sent.body", { name: "Lucía Pérez", email: "lucia@example.org" }),
+    );
+    expect(await notice.evaluate((node) => node === document.activeElement)).toBe(true);
     await page.context().close();
   });
 

@@ -1,6 +1,10 @@
 import type { Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
-import { PRIVACY_SECTIONS, TERMS_SECTIONS } from "../../client/src/features/legal/legal-sections.ts";
+import {
+  LEGAL_UPDATED,
+  PRIVACY_SECTIONS,
+  TERMS_SECTIONS,
+} from "../../client/src/features/legal/legal-sections.ts";
 import { FREE_CONVERSIONS_KEY } from "../../client/src/lib/free-conversions/free-conversions.ts";
 import { DEFAULT_RETENTION_MINUTES, LANGUAGE_CODES } from "../../contract/index.ts";
 import { textPdf } from "../container/fixtures.ts";
@@ -27,9 +31,10 @@ describe("Legal, about and premium pages in every language", () => {
       minutes: DEFAULT_RETENTION_MINUTES,
       deleteNow: t("result.deleteNow"),
     };
-    const date = new Intl.DateTimeFormat(lang, { dateStyle: "long", timeZone: "UTC" }).format(
-      new Date(Date.UTC(2023, 7, 15)),
-    );
+    const dated = (day: string) =>
+      new Intl.DateTimeFormat(lang, { dateStyle: "long", timeZone: "UTC" }).format(
+        new Date(`${day}T00:00:00Z`),
+      );
 
     for (const [path, key, sections] of [
       ["/privacy-policy", "privacy", PRIVACY_SECTIONS],
@@ -39,10 +44,11 @@ describe("Legal, about and premium pages in every language", () => {
       await expect
         .poll(() => page.locator("h1").textContent(), { timeout: 10_000 })
         .toBe(t(`pages.${key}.title`));
+      // Dated the day the text last changed, not a made-up day years before the site existed.
       expect(await page.getByTestId("last-updated").textContent()).toBe(
-        t("pages.legal.lastUpdated", { date }),
+        t("pages.legal.lastUpdated", { date: dated(LEGAL_UPDATED[key]) }),
       );
-      expect(await page.getByTestId("last-updated").getAttribute("datetime")).toBe("2023-08-15");
+      expect(await page.getByTestId("last-updated").getAttribute("datetime")).toBe(LEGAL_UPDATED[key]);
       const headings = await page.locator("main h2").allTextContents();
       expect(headings).toEqual(sections.map((section) => t(`pages.${key}.${section}.title`)));
       const text = await mainText(page);

@@ -10,6 +10,7 @@ import { SITE_ORIGIN, usePageMeta } from "../../lib/use-page-meta";
 import { PostBody } from "./post-body";
 import { postHead } from "./post-head";
 import { PostMeta } from "./post-meta";
+import { langUnless, postText } from "./post-schema";
 import { type Attachment, assetUrl, loadPost, PostNotFoundError, postQueryKey } from "./posts";
 import { ShareButtons } from "./share-buttons";
 import "./blog.css";
@@ -31,7 +32,8 @@ function BackLink() {
 
 /** One article: loading, then the post, or Post not found / Failed to load post content. */
 export default function BlogPostPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const language = i18n.resolvedLanguage ?? "en";
   const { slug = "" } = useParams();
   const { pathname } = useLocation();
   // Shared addresses start with the public origin in the prerendered page, and with the one the
@@ -44,7 +46,7 @@ export default function BlogPostPage() {
     initialData: () => prerenderedData<Awaited<ReturnType<typeof loadPost>>>(postQueryKey(slug)),
     retry: (count, error) => !(error instanceof PostNotFoundError) && count < 3,
   });
-  const head = query.data ? postHead(query.data.post, t("pages.blog.title")) : null;
+  const head = query.data ? postHead(query.data.post, t("pages.blog.title"), language) : null;
   usePageMeta({
     title: head?.title ?? t("pages.blog.title"),
     description: head?.description ?? t("pages.blog.description"),
@@ -78,16 +80,22 @@ export default function BlogPostPage() {
   const { post: article, body } = query.data;
   const image = article.image ? assetUrl(article.image) : null;
   const url = `${origin}${pathname}`;
+  // The title and description in the page's language when the post has them; the body, the
+  // attachments' titles and the tags are in the post's own language, and say so.
+  const text = postText(article, language);
+  const written = langUnless(article.language, language);
   return (
     <article className="container page page--narrow article">
       <BackLink />
       {image ? <img className="article__image" src={image} alt="" /> : null}
       <header className="article__header">
-        <h1 className="page__title">{article.title}</h1>
+        <h1 className="page__title" {...langUnless(text.language, language)}>
+          {text.title}
+        </h1>
         <PostMeta post={article} />
       </header>
-      <ShareButtons title={article.title} description={article.description} url={url} />
-      <PostBody markdown={body} />
+      <ShareButtons title={text.title} description={text.description} url={url} />
+      <PostBody markdown={body} lang={written.lang} />
       {article.attachments && article.attachments.length > 0 ? (
         <section className="attachments" aria-labelledby="attachments-title">
           <h2 id="attachments-title">{t("pages.post.attachments")}</h2>
@@ -95,7 +103,8 @@ export default function BlogPostPage() {
             {article.attachments.map((attachment) => (
               <li key={attachment.url}>
                 <a href={assetUrl(attachment.url)} target="_blank" rel="noopener noreferrer">
-                  <Icon name={ATTACHMENT_ICONS[attachment.type]} /> {attachment.title}{" "}
+                  <Icon name={ATTACHMENT_ICONS[attachment.type]} />{" "}
+                  <span {...written}>{attachment.title}</span>{" "}
                   <span className="attachments__type">
                     ({t(`pages.post.attachmentType.${attachment.type}`)})
                   </span>
@@ -110,7 +119,7 @@ export default function BlogPostPage() {
           <h2 id="tags-title" className="visually-hidden">
             {t("pages.post.tags")}
           </h2>
-          <ul className="tag-list">
+          <ul className="tag-list" {...written}>
             {article.tags.map((tag) => (
               <li key={tag}>
                 <LocalizedLink className="tag" to={blogTagPath(tag)}>

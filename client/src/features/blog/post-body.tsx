@@ -5,9 +5,10 @@ import { renderPostMarkdown } from "./render-markdown";
 
 /**
  * The sanitised HTML of an article body. Links to the site's own pages ("/tools/…") navigate inside
- * the app, under the current language prefix, instead of reloading the page.
+ * the app, under the current language prefix, instead of reloading the page. `lang` names the
+ * body's language when it is not the page's (the articles are written in English).
  */
-export function PostBody({ markdown }: { markdown: string }) {
+export function PostBody({ markdown, lang }: { markdown: string; lang?: string | undefined }) {
   const html = useMemo(() => renderPostMarkdown(markdown), [markdown]);
   const navigate = useNavigate();
   const localize = useLocalizedPath();
@@ -25,6 +26,7 @@ export function PostBody({ markdown }: { markdown: string }) {
     // biome-ignore lint/a11y/noStaticElementInteractions lint/a11y/useKeyWithClickEvents: the links inside are the interactive elements; the handler only routes their clicks (Enter on a link fires click too)
     <div
       className="prose article__body"
+      lang={lang}
       onClick={followSiteLink}
       // biome-ignore lint/security/noDangerouslySetInnerHtml: the HTML comes from sanitize-post-html.ts (DOMPurify, spec §5 rules)
       dangerouslySetInnerHTML={{ __html: html }}

@@ -3,7 +3,7 @@
  * article page and the build-time prerendering (scripts/prerender.ts) give the same tags; and where
  * the blog's files are served, which both need for the post image. Node runs this file as it is.
  */
-import type { BlogPost } from "./post-schema.ts";
+import { type BlogPost, postText } from "./post-schema.ts";
 
 /**
  * Where the blog's files are read (spec §7): `metadata.json`, `posts/{slug}.md` and the images and
@@ -37,13 +37,14 @@ export interface PostHead {
   readonly articleTags: Readonly<Record<string, string>>;
 }
 
-/** `blogSuffix` is the blog's name in the page language ("Blog"). */
-export function postHead(post: BlogPost, blogSuffix: string): PostHead {
+/** `blogSuffix` is the blog's name in the page language ("Blog"), `language` the page's. */
+export function postHead(post: BlogPost, blogSuffix: string, language: string): PostHead {
+  const text = postText(post, language);
   const publishedTime = `${post.date}T00:00:00Z`;
   const keywords = post.tags.join(", ");
   return {
-    title: `${post.title} - ${blogSuffix}`,
-    description: post.description,
+    title: `${text.title} - ${blogSuffix}`,
+    description: text.description,
     author: post.author,
     publishedTime,
     tags: post.tags,

@@ -12,6 +12,9 @@ export const attachmentSchema = z.object({
   type: z.enum(["pdf", "video", "image"]),
 });
 
+/** A post's title and card text in one language. */
+export const postTextSchema = z.object({ title: z.string().min(1), description: z.string() });
+
 export const postSchema = z.object({
   slug: z.string().regex(/^[a-z0-9][a-z0-9-]*$/),
   title: z.string().min(1),
@@ -25,12 +28,36 @@ export const postSchema = z.object({
   /** Header and card image: an absolute http(s) address or a path inside the content folder. */
   image: z.string().min(1).optional(),
   attachments: z.array(attachmentSchema).optional(),
+  /** The language the post is written in (its title, description and body). */
+  language: z.string().min(2).default("en"),
+  /** Its title and description in other languages, by language code. */
+  translations: z.record(z.string(), postTextSchema).optional(),
 });
 
 export const metadataSchema = z.object({ posts: z.array(postSchema) });
 
 export type BlogPost = z.infer<typeof postSchema>;
 export type Attachment = z.infer<typeof attachmentSchema>;
+
+/**
+ * The title and description of a post to show on a page in `language`: its translation when it has
+ * one, else its own, with the language they are written in (the page marks text that is not in its
+ * own language with `lang`, so a screen reader reads it with the right voice).
+ */
+export function postText(
+  post: BlogPost,
+  language: string,
+): { title: string; description: string; language: string } {
+  const translated = post.translations?.[language];
+  return translated
+    ? { ...translated, language }
+    : { title: post.title, description: post.description, language: post.language };
+}
+
+/** The `lang` attribute for text written in `textLanguage` on a page in `pageLanguage`. */
+export function langUnless(textLanguage: string, pageLanguage: string): { lang?: string } {
+  return textLanguage === pageLanguage ? {} : { lang: textLanguage };
+}
 
 /** The blog's queries (the prerender embeds each page's data under the same key). */
 export const postsQueryKey = (tag?: string) => ["blog", "posts", tag ?? null] as const;

@@ -27,7 +27,8 @@ const isTopic = (value: string | null) => CONTACT_TOPICS.some((topic) => topic =
  * The contact form (spec §2–§5): name, email and message required, topic optional (preselected by
  * `?topic=billing` and the like). The shared schema checks it before sending, with a translated
  * message under each refused field. Sending... shows until the server has stored the message; only
- * then the fields reset and Form submitted shows. A failure shows a toast saying why, and keeps
+ * then the fields reset, Form submitted shows, and a notice above the form says the message was
+ * sent and what happens next. A failure shows a toast saying why, and keeps
  * everything typed.
  */
 export default function ContactPage() {
@@ -44,6 +45,12 @@ export default function ContactPage() {
   }, [linkedTopic]);
   const [problems, setProblems] = useState<readonly ContactProblem[]>([]);
   const [submitting, setSubmitting] = useState(false);
+  // Who the last message was from: the page says it was sent and what happens next.
+  const [sent, setSent] = useState<{ name: string; email: string } | null>(null);
+  const sentNotice = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (sent) sentNotice.current?.focus();
+  }, [sent]);
   // Sent disabled: before the app runs, the form would be submitted as a plain page request.
   const hydrated = useHydrated();
   const form = useRef<HTMLFormElement>(null);
@@ -71,6 +78,7 @@ export default function ContactPage() {
       return;
     }
     setProblems([]);
+    setSent(null);
     setSubmitting(true);
     try {
       await sendContactMessage(checked.data);
@@ -82,6 +90,7 @@ export default function ContactPage() {
         return next;
       });
       showToast({ title: t("pages.contact.submitted") });
+      setSent({ name: checked.data.name, email: checked.data.email });
     } catch (caught) {
       const error = toApiError(caught);
       const problem = serverProblem(error);
@@ -147,6 +156,21 @@ export default function ContactPage() {
         <h1 className="page__title">{t("pages.contact.heading")}</h1>
         <p className="page__subtitle">{t("pages.contact.subtitle")}</p>
       </header>
+      {sent ? (
+        <section
+          ref={sentNotice}
+          className="card contact-sent"
+          role="status"
+          tabIndex={-1}
+          aria-labelledby="contact-sent-title"
+          data-testid="contact-sent"
+        >
+          <h2 id="contact-sent-title" className="contact-sent__title">
+            {t("pages.contact.sent.title")}
+          </h2>
+          <p className="contact-sent__body">{t("pages.contact.sent.body", sent)}</p>
+        </section>
+      ) : null}
       <form ref={form} className="card contact-form" onSubmit={submit} noValidate data-testid="contact-form">
         {field(
           "name",

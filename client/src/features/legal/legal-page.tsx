@@ -4,9 +4,6 @@ import { PATHS } from "../../config/paths";
 import { DEFAULT_RETENTION_MINUTES } from "../../lib/contract";
 import { usePageMeta } from "../../lib/use-page-meta";
 
-/** Both legal texts were last updated on this date (spec §2). */
-const LAST_UPDATED = new Date(Date.UTC(2023, 7, 15));
-
 export interface LegalSection {
   id: string;
   title: string;
@@ -20,21 +17,23 @@ interface LegalPageProps {
   description: string;
   intro: string;
   sections: readonly LegalSection[];
+  /** The day the text last changed, YYYY-MM-DD (legal-sections.ts `LEGAL_UPDATED`). */
+  updated: string;
 }
 
 /** A static legal text: title, last-updated date, sections, and a link to the contact page. */
-export function LegalPage({ title, description, intro, sections }: LegalPageProps) {
+export function LegalPage({ title, description, intro, sections, updated }: LegalPageProps) {
   const { t, i18n } = useTranslation();
   usePageMeta({ title, description });
   const date = new Intl.DateTimeFormat(i18n.resolvedLanguage, { dateStyle: "long", timeZone: "UTC" }).format(
-    LAST_UPDATED,
+    new Date(`${updated}T00:00:00Z`),
   );
   return (
     <div className="container page page--narrow">
       <header className="page__header">
         <h1 className="page__title">{title}</h1>
         <p className="page__meta">
-          <time dateTime="2023-08-15" data-testid="last-updated">
+          <time dateTime={updated} data-testid="last-updated">
             {t("pages.legal.lastUpdated", { date })}
           </time>
         </p>

@@ -3,7 +3,7 @@ import { THEME_STORAGE_KEY } from "../../components/theme/theme";
 import { CSRF_COOKIE } from "../../lib/contract";
 import { FREE_CONVERSIONS_KEY } from "../../lib/free-conversions/free-conversions";
 import { LegalPage, type LegalSection, useLegalValues } from "./legal-page";
-import { PRIVACY_SECTIONS } from "./legal-sections";
+import { LEGAL_UPDATED, PRIVACY_SECTIONS } from "./legal-sections";
 
 /**
  * Every cookie and browser storage entry the site writes (a Chromium test checks the list against
@@ -35,6 +35,7 @@ export default function PrivacyPage() {
   };
   return (
     <LegalPage
+      updated={LEGAL_UPDATED.privacy}
       title={t("pages.privacy.title")}
       description={t("pages.privacy.description")}
       intro={t("pages.privacy.intro", values)}
