@@ -1,12 +1,9 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ChosenPdf } from "../../client/src/components/pdf/chosen-pdf";
 import { usePdfAnalysis } from "../../client/src/components/pdf/use-pdf-analysis";
-import { FileDropzone } from "../../client/src/components/tool/file-dropzone";
 import type { ResultFact } from "../../client/src/components/tool/result-panel";
-import { TaskActions } from "../../client/src/components/tool/task-actions";
+import { SinglePdfScreen } from "../../client/src/components/tool/single-pdf-screen";
 import { TaskResultPanel } from "../../client/src/components/tool/task-result-panel";
-import { ToolShell } from "../../client/src/components/tool/tool-shell";
 import { useToolTask } from "../../client/src/components/tool/use-tool-task";
 import { formatFileSize } from "../../client/src/lib/format/file-size";
 import { formatCount } from "../../client/src/lib/format/number";
@@ -39,7 +36,7 @@ export default function OcrPage() {
   );
   const [redo, setRedo] = useState(false);
   const task = useToolTask(tool, (error) => showApiError(shared, shared("errors.conversionFailed"), error));
-  const { phase, busy } = task;
+  const { busy } = task;
 
   const pick = (next: File | null) => {
     task.reset();
@@ -58,105 +55,98 @@ export default function OcrPage() {
     void task.run([file], { languages: languages.join(","), redo_text: String(redo) });
   };
 
-  if (phase.name === "done") {
-    const { facts } = phase.result;
-    const counted: ResultFact[] = COUNTED.flatMap((id) => {
-      const value = facts[id];
-      return typeof value === "number" && (value > 0 || id === "words")
-        ? [{ id, label: t(`facts.${id}`), value: formatCount(value, language) }]
-        : [];
-    });
-    return (
-      <ToolShell toolId={tool.id}>
-        <TaskResultPanel
-          phase={phase}
-          title={t("resultTitle")}
-          anotherLabel={t("another")}
-          facts={counted}
-          deleteNow={task.deleteNow}
-          onDeleted={() => pick(null)}
-          onAnother={() => pick(null)}
-        />
-      </ToolShell>
-    );
-  }
-
   return (
-    <ToolShell toolId={tool.id}>
-      <div className="ocr">
-        <FileDropzone
-          limits={tool.input}
-          disabled={busy}
-          compact={file !== null}
-          onAccept={(files) => pick(files[0] ?? null)}
-        />
-        {pdf ? (
-          <ChosenPdf file={pdf} analysis={analysis} disabled={busy} onRemove={() => pick(null)} />
-        ) : null}
-        {file && !pdf ? (
-          <div className="chosen-pdf" data-testid="chosen-image">
-            <span className="chosen-pdf__icon" aria-hidden="true">
-              {(/\.([a-z0-9]{1,4})$/i.exec(file.name)?.[1] ?? "IMG").toUpperCase()}
-            </span>
-            <span className="chosen-pdf__text">
-              <span className="chosen-pdf__name" title={file.name}>
-                {file.name}
-              </span>
-              <span className="chosen-pdf__meta">{formatFileSize(file.size, shared, language)}</span>
-            </span>
-            <button
-              type="button"
-              className="button button--small button--danger-outline"
-              onClick={() => pick(null)}
-              disabled={busy}
-              aria-label={shared("fileList.remove", { name: file.name })}
-            >
-              {shared("chosenPdf.remove")}
-            </button>
-          </div>
-        ) : null}
-        <fieldset className="ocr__languages" disabled={busy} data-testid="ocr-languages">
-          <legend className="ocr__legend">{t("languages.legend")}</legend>
-          <div className="ocr__language-list">
-            {LANGUAGES.map(({ code, name }) => (
-              <label key={code} className="ocr__language" lang={code}>
-                <input
-                  type="checkbox"
-                  name="languages"
-                  value={code}
-                  checked={languages.includes(code)}
-                  onChange={(event) => toggle(code, event.currentTarget.checked)}
-                />
-                <span>{name}</span>
-              </label>
-            ))}
-          </div>
-          <p className="ocr__hint">{languages.length === 0 ? t("languages.auto") : t("languages.hint")}</p>
-        </fieldset>
-        <label className="ocr__redo">
-          <input
-            type="checkbox"
-            name="redo_text"
-            checked={redo}
-            disabled={busy}
-            onChange={(event) => setRedo(event.currentTarget.checked)}
+    <SinglePdfScreen
+      toolId={tool.id}
+      limits={tool.input}
+      className="ocr"
+      task={task}
+      file={file}
+      pdf={pdf}
+      analysis={analysis}
+      onPick={pick}
+      result={(done) => {
+        const { facts } = done.result;
+        const counted: ResultFact[] = COUNTED.flatMap((id) => {
+          const value = facts[id];
+          return typeof value === "number" && (value > 0 || id === "words")
+            ? [{ id, label: t(`facts.${id}`), value: formatCount(value, language) }]
+            : [];
+        });
+        return (
+          <TaskResultPanel
+            phase={done}
+            title={t("resultTitle")}
+            anotherLabel={t("another")}
+            facts={counted}
+            deleteNow={task.deleteNow}
+            onDeleted={() => pick(null)}
+            onAnother={() => pick(null)}
           />
-          <span>
-            <span className="ocr__redo-label">{t("redo.label")}</span>
-            <span className="ocr__hint">{t("redo.hint")}</span>
+        );
+      }}
+      action={{
+        label: t("start"),
+        busyLabel: t("working"),
+        testId: "ocr-button",
+        disabled: file === null || (pdf !== null && analysis.state !== "ready"),
+        onStart: start,
+      }}
+    >
+      {file && !pdf ? (
+        <div className="chosen-pdf" data-testid="chosen-image">
+          <span className="chosen-pdf__icon" aria-hidden="true">
+            {(/\.([a-z0-9]{1,4})$/i.exec(file.name)?.[1] ?? "IMG").toUpperCase()}
           </span>
-        </label>
-        <p className="ocr__keeps">{t("keeps")}</p>
-        <TaskActions
-          phase={phase}
-          busy={busy}
-          disabled={file === null || (pdf !== null && analysis.state !== "ready")}
-          label={t("start")}
-          busyLabel={t("working")}
-          onStart={start}
-          testId="ocr-button"
+          <span className="chosen-pdf__text">
+            <span className="chosen-pdf__name" title={file.name}>
+              {file.name}
+            </span>
+            <span className="chosen-pdf__meta">{formatFileSize(file.size, shared, language)}</span>
+          </span>
+          <button
+            type="button"
+            className="button button--small button--danger-outline"
+            onClick={() => pick(null)}
+            disabled={busy}
+            aria-label={shared("fileList.remove", { name: file.name })}
+          >
+            {shared("chosenPdf.remove")}
+          </button>
+        </div>
+      ) : null}
+      <fieldset className="ocr__languages" disabled={busy} data-testid="ocr-languages">
+        <legend className="ocr__legend">{t("languages.legend")}</legend>
+        <div className="ocr__language-list">
+          {LANGUAGES.map(({ code, name }) => (
+            <label key={code} className="ocr__language" lang={code}>
+              <input
+                type="checkbox"
+                name="languages"
+                value={code}
+                checked={languages.includes(code)}
+                onChange={(event) => toggle(code, event.currentTarget.checked)}
+              />
+              <span>{name}</span>
+            </label>
+          ))}
+        </div>
+        <p className="ocr__hint">{languages.length === 0 ? t("languages.auto") : t("languages.hint")}</p>
+      </fieldset>
+      <label className="ocr__redo">
+        <input
+          type="checkbox"
+          name="redo_text"
+          checked={redo}
+          disabled={busy}
+          onChange={(event) => setRedo(event.currentTarget.checked)}
         />
-      </div>
-    </ToolShell>
+        <span>
+          <span className="ocr__redo-label">{t("redo.label")}</span>
+          <span className="ocr__hint">{t("redo.hint")}</span>
+        </span>
+      </label>
+      <p className="ocr__keeps">{t("keeps")}</p>
+    </SinglePdfScreen>
   );
 }

@@ -1,14 +1,11 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ChosenPdf } from "../../client/src/components/pdf/chosen-pdf";
 import { PagePreview } from "../../client/src/components/pdf/page-preview";
 import { PageRangesInput } from "../../client/src/components/pdf/page-ranges-input";
 import { usePickedPdf } from "../../client/src/components/pdf/use-picked-pdf";
 import { ChoiceGroup } from "../../client/src/components/tool/choice-group";
-import { FileDropzone } from "../../client/src/components/tool/file-dropzone";
 import { documentFacts, ResultPanel } from "../../client/src/components/tool/result-panel";
-import { TaskActions } from "../../client/src/components/tool/task-actions";
-import { ToolShell } from "../../client/src/components/tool/tool-shell";
+import { type DonePhase, SinglePdfScreen } from "../../client/src/components/tool/single-pdf-screen";
 import { finishedTaskActions, useToolTask } from "../../client/src/components/tool/use-tool-task";
 import { pagesOf, parsePageRanges } from "../../client/src/lib/contract";
 import { showApiError } from "../../client/src/lib/show-error";
@@ -47,34 +44,13 @@ export default function PageNumbersPage() {
   const [sizeText, setSizeText] = useState("11");
   const [marginText, setMarginText] = useState("28");
   const task = useToolTask(tool, (error) => showApiError(shared, t("failed"), error));
-  const { phase, busy } = task;
+  const { busy } = task;
 
-  const startOver = () => {
+  const pick = (next: File | null) => {
     task.reset();
-    setFile(null);
+    setFile(next);
   };
-
-  if (phase.name === "done") {
-    const numbered = phase.result.facts.numbered_pages;
-    const facts = [
-      ...documentFacts(phase.result, shared, language),
-      ...(typeof numbered === "number"
-        ? [{ id: "numbered", label: t("numberedPages"), value: String(numbered) }]
-        : []),
-    ];
-    return (
-      <ToolShell toolId={tool.id}>
-        <ResultPanel
-          title={t("resultTitle")}
-          facts={facts}
-          downloadLabel={shared("result.download")}
-          anotherLabel={t("another")}
-          {...finishedTaskActions(task, phase, () => setFile(null))}
-          onAnother={startOver}
-        />
-      </ToolShell>
-    );
-  }
+  const startOver = () => pick(null);
 
   const pageCount = analysis.state === "ready" ? analysis.pages : null;
   const parsed = pageCount === null ? null : parsePageRanges(rangesText, pageCount);
@@ -124,99 +100,114 @@ export default function PageNumbersPage() {
     </div>
   );
 
+  const result = (done: DonePhase) => {
+    const numberedPages = done.result.facts.numbered_pages;
+    const facts = [
+      ...documentFacts(done.result, shared, language),
+      ...(typeof numberedPages === "number"
+        ? [{ id: "numbered", label: t("numberedPages"), value: String(numberedPages) }]
+        : []),
+    ];
+    return (
+      <ResultPanel
+        title={t("resultTitle")}
+        facts={facts}
+        downloadLabel={shared("result.download")}
+        anotherLabel={t("another")}
+        {...finishedTaskActions(task, done, () => setFile(null))}
+        onAnother={startOver}
+      />
+    );
+  };
+
   return (
-    <ToolShell toolId={tool.id}>
-      <div className="page-numbers">
-        <FileDropzone
-          limits={tool.input}
-          disabled={busy}
-          compact={file !== null}
-          onAccept={(files) => {
-            task.reset();
-            setFile(files[0] ?? null);
-          }}
-        />
-        {file ? <ChosenPdf file={file} analysis={analysis} disabled={busy} onRemove={startOver} /> : null}
-        {file !== null && pageCount !== null ? (
-          <div className="page-numbers__layout">
-            <div className="page-numbers__options">
-              <ChoiceGroup
-                legend={t("position.legend")}
-                name="position"
-                choices={NUMBER_POSITIONS.map((value) => ({ value, label: t(`position.${value}`) }))}
-                value={position}
-                disabled={busy}
-                onChange={setPosition}
-              />
-              <ChoiceGroup
-                legend={t("format.legend")}
-                name="format"
-                choices={NUMBER_FORMATS.map((value) => ({
-                  value,
-                  label: pageLabel(1, Math.max(pageCount, 2), { ...style, format: value }),
-                }))}
-                value={format}
-                disabled={busy}
-                onChange={setFormat}
-              />
-              <ChoiceGroup
-                legend={t("digits.legend")}
-                name="digits"
-                choices={NUMBER_DIGITS.map((value) => ({
-                  value,
-                  label: t(`digits.${value}`),
-                  hint: pageLabel(123, 123, { ...style, format: "number", digits: value }),
-                }))}
-                value={digits}
-                disabled={busy}
-                onChange={setDigits}
-              />
-              <div className="page-numbers__row">
-                {numberField("start", t("start"), startText, setStartText, start !== null)}
-                {numberField("size", t("size"), sizeText, setSizeText, size !== null)}
-                {numberField("margin", t("margin"), marginText, setMarginText, margin !== null)}
-              </div>
-              <PageRangesInput
-                label={t("pages.label")}
-                hint={t("pages.hint")}
-                placeholder={t("pages.placeholder")}
-                value={rangesText}
-                error={rangeError}
-                disabled={busy}
-                onChange={setRangesText}
-              />
+    <SinglePdfScreen
+      toolId={tool.id}
+      limits={tool.input}
+      className="page-numbers"
+      task={task}
+      file={file}
+      analysis={analysis}
+      onPick={pick}
+      result={result}
+      action={{
+        label: t("number"),
+        busyLabel: t("numbering"),
+        testId: "page-numbers-button",
+        disabled: !valid,
+        onStart: run,
+      }}
+    >
+      {file !== null && pageCount !== null ? (
+        <div className="page-numbers__layout">
+          <div className="page-numbers__options">
+            <ChoiceGroup
+              legend={t("position.legend")}
+              name="position"
+              choices={NUMBER_POSITIONS.map((value) => ({ value, label: t(`position.${value}`) }))}
+              value={position}
+              disabled={busy}
+              onChange={setPosition}
+            />
+            <ChoiceGroup
+              legend={t("format.legend")}
+              name="format"
+              choices={NUMBER_FORMATS.map((value) => ({
+                value,
+                label: pageLabel(1, Math.max(pageCount, 2), { ...style, format: value }),
+              }))}
+              value={format}
+              disabled={busy}
+              onChange={setFormat}
+            />
+            <ChoiceGroup
+              legend={t("digits.legend")}
+              name="digits"
+              choices={NUMBER_DIGITS.map((value) => ({
+                value,
+                label: t(`digits.${value}`),
+                hint: pageLabel(123, 123, { ...style, format: "number", digits: value }),
+              }))}
+              value={digits}
+              disabled={busy}
+              onChange={setDigits}
+            />
+            <div className="page-numbers__row">
+              {numberField("start", t("start"), startText, setStartText, start !== null)}
+              {numberField("size", t("size"), sizeText, setSizeText, size !== null)}
+              {numberField("margin", t("margin"), marginText, setMarginText, margin !== null)}
             </div>
-            {first !== undefined && start !== null && size !== null && margin !== null ? (
-              <PagePreview
-                file={file}
-                page={first}
-                overlay={(scale) => (
-                  <span
-                    className={`page-numbers__label page-numbers__label--${position}`}
-                    style={{
-                      fontSize: size * scale,
-                      marginBlock: margin * scale,
-                      marginInline: position.endsWith("center") ? 0 : margin * scale,
-                    }}
-                    data-testid="page-number-preview"
-                  >
-                    {pageLabel(start, start + numbered.length - 1, style)}
-                  </span>
-                )}
-              />
-            ) : null}
+            <PageRangesInput
+              label={t("pages.label")}
+              hint={t("pages.hint")}
+              placeholder={t("pages.placeholder")}
+              value={rangesText}
+              error={rangeError}
+              disabled={busy}
+              onChange={setRangesText}
+            />
           </div>
-        ) : null}
-        <TaskActions
-          phase={phase}
-          busy={busy}
-          disabled={!valid}
-          label={t("number")}
-          busyLabel={t("numbering")}
-          onStart={run}
-          testId="page-numbers-button"
-        />
-      </div>
-    </ToolShell>
+          {first !== undefined && start !== null && size !== null && margin !== null ? (
+            <PagePreview
+              file={file}
+              page={first}
+              overlay={(scale) => (
+                <span
+                  className={`page-numbers__label page-numbers__label--${position}`}
+                  style={{
+                    fontSize: size * scale,
+                    marginBlock: margin * scale,
+                    marginInline: position.endsWith("center") ? 0 : margin * scale,
+                  }}
+                  data-testid="page-number-preview"
+                >
+                  {pageLabel(start, start + numbered.length - 1, style)}
+                </span>
+              )}
+            />
+          ) : null}
+        </div>
+      ) : null}
+    </SinglePdfScreen>
   );
 }

@@ -1,12 +1,9 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ChosenPdf } from "../../client/src/components/pdf/chosen-pdf";
 import { usePickedPdf } from "../../client/src/components/pdf/use-picked-pdf";
-import { FileDropzone } from "../../client/src/components/tool/file-dropzone";
 import type { ResultFact } from "../../client/src/components/tool/result-panel";
-import { TaskActions } from "../../client/src/components/tool/task-actions";
+import { type DonePhase, SinglePdfScreen } from "../../client/src/components/tool/single-pdf-screen";
 import { TaskResultPanel } from "../../client/src/components/tool/task-result-panel";
-import { ToolShell } from "../../client/src/components/tool/tool-shell";
 import { useToolTask } from "../../client/src/components/tool/use-tool-task";
 import { showApiError, showErrorMessage } from "../../client/src/lib/show-error";
 import tool from "./tool.ts";
@@ -27,7 +24,7 @@ export default function PdfToWordPage() {
   const { file, setFile, analysis, setPassword, passwordFields } = usePickedPdf();
   const [ocr, setOcr] = useState(false);
   const task = useToolTask(tool, (error) => showApiError(shared, shared("errors.conversionFailed"), error));
-  const { phase, busy } = task;
+  const { busy } = task;
 
   const pick = (next: File | null) => {
     task.reset();
@@ -43,9 +40,9 @@ export default function PdfToWordPage() {
     void task.run([file], { ...passwordFields, ocr: String(withOcr) });
   };
 
-  if (phase.name === "done") {
-    const number = (value: number) => formatCount(value, language);
-    const { facts } = phase.result;
+  const number = (value: number) => formatCount(value, language);
+  const result = (done: DonePhase) => {
+    const { facts } = done.result;
     const counted: ResultFact[] = COUNTED.flatMap((id) => {
       const value = facts[id];
       return typeof value === "number" ? [{ id, label: t(`facts.${id}`), value: number(value) }] : [];
@@ -53,85 +50,74 @@ export default function PdfToWordPage() {
     const scanned = facts.pages_without_text;
     const unreadable = facts.unreadable_pages;
     return (
-      <ToolShell toolId={tool.id}>
-        <TaskResultPanel
-          phase={phase}
-          title={t("resultTitle")}
-          anotherLabel={t("another")}
-          facts={[
-            ...counted,
-            ...(typeof scanned === "number"
-              ? [{ id: "scanned", label: t("facts.scanned"), value: number(scanned) }]
-              : []),
-            ...(typeof unreadable === "number"
-              ? [{ id: "unreadable", label: t("facts.unreadable"), value: number(unreadable) }]
-              : []),
-            ...(facts.repaired === true
-              ? [{ id: "repaired", label: t("repairedLabel"), value: t("repaired") }]
-              : []),
-          ]}
-          deleteNow={task.deleteNow}
-          onDeleted={() => pick(null)}
-          onAnother={() => pick(null)}
-        >
-          {typeof unreadable === "number" ? (
-            <div className="pdf-to-word__unreadable" data-testid="unreadable-text">
-              <p>{t(ocr ? "unreadable.afterOcr" : "unreadable.message", { count: unreadable })}</p>
-              {ocr ? null : (
-                <button type="button" className="button button--outline" onClick={() => convert(true)}>
-                  {t("unreadable.convertWithOcr")}
-                </button>
-              )}
-            </div>
-          ) : null}
-        </TaskResultPanel>
-      </ToolShell>
+      <TaskResultPanel
+        phase={done}
+        title={t("resultTitle")}
+        anotherLabel={t("another")}
+        facts={[
+          ...counted,
+          ...(typeof scanned === "number"
+            ? [{ id: "scanned", label: t("facts.scanned"), value: number(scanned) }]
+            : []),
+          ...(typeof unreadable === "number"
+            ? [{ id: "unreadable", label: t("facts.unreadable"), value: number(unreadable) }]
+            : []),
+          ...(facts.repaired === true
+            ? [{ id: "repaired", label: t("repairedLabel"), value: t("repaired") }]
+            : []),
+        ]}
+        deleteNow={task.deleteNow}
+        onDeleted={() => pick(null)}
+        onAnother={() => pick(null)}
+      >
+        {typeof unreadable === "number" ? (
+          <div className="pdf-to-word__unreadable" data-testid="unreadable-text">
+            <p>{t(ocr ? "unreadable.afterOcr" : "unreadable.message", { count: unreadable })}</p>
+            {ocr ? null : (
+              <button type="button" className="button button--outline" onClick={() => convert(true)}>
+                {t("unreadable.convertWithOcr")}
+              </button>
+            )}
+          </div>
+        ) : null}
+      </TaskResultPanel>
     );
-  }
+  };
 
   return (
-    <ToolShell toolId={tool.id}>
-      <div className="pdf-to-word">
-        <FileDropzone
-          limits={tool.input}
+    <SinglePdfScreen
+      toolId={tool.id}
+      limits={tool.input}
+      className="pdf-to-word"
+      task={task}
+      file={file}
+      analysis={analysis}
+      onPick={pick}
+      onPassword={setPassword}
+      result={result}
+      action={{
+        label: t("convert"),
+        busyLabel: t("converting"),
+        testId: "convert-button",
+        disabled: analysis.state !== "ready",
+        onStart: () => convert(),
+      }}
+    >
+      <label className="pdf-to-word__ocr" data-testid="ocr-option">
+        <input
+          type="checkbox"
+          name="ocr"
+          checked={ocr}
           disabled={busy}
-          compact={file !== null}
-          onAccept={(files) => pick(files[0] ?? null)}
+          onChange={(event) => setOcr(event.currentTarget.checked)}
         />
-        {file ? (
-          <ChosenPdf
-            file={file}
-            analysis={analysis}
-            disabled={busy}
-            onRemove={() => pick(null)}
-            onPassword={setPassword}
-          />
-        ) : null}
-        <label className="pdf-to-word__ocr" data-testid="ocr-option">
-          <input
-            type="checkbox"
-            name="ocr"
-            checked={ocr}
-            disabled={busy}
-            onChange={(event) => setOcr(event.currentTarget.checked)}
-          />
-          <span>
-            <span className="pdf-to-word__ocr-label">{t("ocr.label")}</span>{" "}
-            <span className="pdf-to-word__badge">{t("ocr.badge")}</span>
-            <span className="pdf-to-word__hint">{t("ocr.hint")}</span>
-          </span>
-        </label>
-        <p className="pdf-to-word__keeps">{t("keeps")}</p>
-        <TaskActions
-          phase={phase}
-          busy={busy}
-          disabled={analysis.state !== "ready"}
-          label={t("convert")}
-          busyLabel={t("converting")}
-          onStart={() => convert()}
-          testId="convert-button"
-        />
-      </div>
-    </ToolShell>
+        <span>
+          <span className="pdf-to-word__ocr-label">{t("ocr.label")}</span>{" "}
+          <span className="pdf-to-word__badge">{t("ocr.badge")}</span>
+          <span className="pdf-to-word__hint">{t("ocr.hint")}</span>
+        </span>
+      </label>
+      <p className="pdf-to-word__keeps">{t("keeps")}</p>
+    </SinglePdfScreen>
   );
 }

@@ -1,13 +1,10 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ChosenPdf } from "../../client/src/components/pdf/chosen-pdf";
 import { PasswordInput } from "../../client/src/components/pdf/password-input";
 import { passwordStrength, utf8Length } from "../../client/src/components/pdf/password-strength";
 import { usePickedPdf } from "../../client/src/components/pdf/use-picked-pdf";
-import { FileDropzone } from "../../client/src/components/tool/file-dropzone";
-import { TaskActions } from "../../client/src/components/tool/task-actions";
+import { SinglePdfScreen } from "../../client/src/components/tool/single-pdf-screen";
 import { TaskResultPanel } from "../../client/src/components/tool/task-result-panel";
-import { ToolShell } from "../../client/src/components/tool/tool-shell";
 import { useToolTask } from "../../client/src/components/tool/use-tool-task";
 import { MAX_PASSWORD_BYTES } from "../../client/src/lib/contract";
 import { showApiError, showErrorMessage } from "../../client/src/lib/show-error";
@@ -49,7 +46,7 @@ export default function ProtectPage() {
     () => Object.fromEntries(PERMISSIONS.map((name) => [name, true])) as Record<Permission, boolean>,
   );
   const task = useToolTask(tool, (error) => showApiError(shared, shared("errors.conversionFailed"), error));
-  const { phase, busy } = task;
+  const { busy } = task;
 
   const pick = (next: File | null) => {
     task.reset();
@@ -71,140 +68,127 @@ export default function ProtectPage() {
     void task.run([file], { password, ...ownerField, ...permissions, ...passwordFields });
   };
 
-  if (phase.name === "done") {
-    const signatures = phase.result.facts.signatures_invalidated;
-    return (
-      <ToolShell toolId={tool.id}>
-        <TaskResultPanel
-          phase={phase}
-          title={t("resultTitle")}
-          anotherLabel={t("another")}
-          facts={[
-            { id: "encryption", label: t("facts.encryption"), value: "AES-256" },
-            ...(typeof signatures === "number" && signatures > 0
-              ? [{ id: "signatures", label: t("facts.signatures"), value: String(signatures) }]
-              : []),
-          ]}
-          deleteNow={task.deleteNow}
-          onDeleted={() => pick(null)}
-          onAnother={() => pick(null)}
-        />
-      </ToolShell>
-    );
-  }
-
   return (
-    <ToolShell toolId={tool.id}>
-      <div className="protect">
-        <FileDropzone
-          limits={tool.input}
+    <SinglePdfScreen
+      toolId={tool.id}
+      limits={tool.input}
+      className="protect"
+      task={task}
+      file={file}
+      analysis={analysis}
+      onPick={pick}
+      onPassword={setInputPassword}
+      result={(done) => {
+        const signatures = done.result.facts.signatures_invalidated;
+        return (
+          <TaskResultPanel
+            phase={done}
+            title={t("resultTitle")}
+            anotherLabel={t("another")}
+            facts={[
+              { id: "encryption", label: t("facts.encryption"), value: "AES-256" },
+              ...(typeof signatures === "number" && signatures > 0
+                ? [{ id: "signatures", label: t("facts.signatures"), value: String(signatures) }]
+                : []),
+            ]}
+            deleteNow={task.deleteNow}
+            onDeleted={() => pick(null)}
+            onAnother={() => pick(null)}
+          />
+        );
+      }}
+      action={{
+        label: t("protect"),
+        busyLabel: t("protecting"),
+        testId: "protect-button",
+        disabled: analysis.state !== "ready" || !ready,
+        onStart: protect,
+      }}
+    >
+      <div className="protect__passwords">
+        <PasswordInput
+          label={t("passwordLabel")}
+          hint={t("passwordHint")}
+          value={password}
+          onChange={setPassword}
+          visible={visible}
           disabled={busy}
-          compact={file !== null}
-          onAccept={(files) => pick(files[0] ?? null)}
+          problem={tooLong(password)}
+          autoComplete="new-password"
+          testId="password"
         />
-        {file ? (
-          <ChosenPdf
-            file={file}
-            analysis={analysis}
-            disabled={busy}
-            onRemove={() => pick(null)}
-            onPassword={setInputPassword}
-          />
-        ) : null}
-        <div className="protect__passwords">
-          <PasswordInput
-            label={t("passwordLabel")}
-            hint={t("passwordHint")}
-            value={password}
-            onChange={setPassword}
-            visible={visible}
-            disabled={busy}
-            problem={tooLong(password)}
-            autoComplete="new-password"
-            testId="password"
-          />
-          {strength === null ? null : (
-            <div className="protect__strength" data-testid="password-strength" data-strength={strength}>
-              <meter
-                min={0}
-                max={4}
-                low={2}
-                high={3}
-                optimum={4}
-                value={STRENGTH_STEPS[strength]}
-                aria-label={t("strength.label")}
-              />
-              <span>
-                {t("strength.label")}: {t(`strength.${strength}`)}
-              </span>
-            </div>
-          )}
-          <PasswordInput
-            label={t("repeatLabel")}
-            value={repeat}
-            onChange={setRepeat}
-            visible={visible}
-            disabled={busy}
-            problem={mismatch}
-            autoComplete="new-password"
-            testId="password-repeat"
-          />
-          <label className="protect__show">
-            <input
-              type="checkbox"
-              checked={visible}
-              onChange={(event) => setVisible(event.currentTarget.checked)}
+        {strength === null ? null : (
+          <div className="protect__strength" data-testid="password-strength" data-strength={strength}>
+            <meter
+              min={0}
+              max={4}
+              low={2}
+              high={3}
+              optimum={4}
+              value={STRENGTH_STEPS[strength]}
+              aria-label={t("strength.label")}
             />
-            {t("show")}
-          </label>
-          <PasswordInput
-            label={t("ownerLabel")}
-            hint={t("ownerHint")}
-            value={owner}
-            onChange={setOwner}
-            visible={visible}
-            disabled={busy}
-            problem={tooLong(owner)}
-            autoComplete="new-password"
-            testId="owner-password"
+            <span>
+              {t("strength.label")}: {t(`strength.${strength}`)}
+            </span>
+          </div>
+        )}
+        <PasswordInput
+          label={t("repeatLabel")}
+          value={repeat}
+          onChange={setRepeat}
+          visible={visible}
+          disabled={busy}
+          problem={mismatch}
+          autoComplete="new-password"
+          testId="password-repeat"
+        />
+        <label className="protect__show">
+          <input
+            type="checkbox"
+            checked={visible}
+            onChange={(event) => setVisible(event.currentTarget.checked)}
           />
-        </div>
-        <fieldset className="protect__permissions" disabled={busy} data-testid="permissions">
-          <legend>{t("permissionsLegend")}</legend>
-          {PERMISSIONS.map((name) => (
-            <label key={name} className="protect__permission">
-              <input
-                type="checkbox"
-                name={name}
-                checked={allowed[name]}
-                onChange={(event) => {
-                  const checked = event.currentTarget.checked;
-                  setAllowed((current) => ({ ...current, [name]: checked }));
-                }}
-              />
-              {t(`permissions.${name}`)}
-            </label>
-          ))}
-        </fieldset>
-        <section className="protect__notes" aria-labelledby="protect-notes" data-testid="protect-notes">
-          <h2 id="protect-notes">{t("notes.title")}</h2>
-          <ul>
-            <li>{t("notes.encryption")}</li>
-            <li>{t("notes.permissions")}</li>
-            <li>{t("notes.signatures")}</li>
-            <li>{t("notes.forget")}</li>
-          </ul>
-        </section>
-        <TaskActions
-          phase={phase}
-          busy={busy}
-          disabled={analysis.state !== "ready" || !ready}
-          label={t("protect")}
-          busyLabel={t("protecting")}
-          onStart={protect}
-          testId="protect-button"
+          {t("show")}
+        </label>
+        <PasswordInput
+          label={t("ownerLabel")}
+          hint={t("ownerHint")}
+          value={owner}
+          onChange={setOwner}
+          visible={visible}
+          disabled={busy}
+          problem={tooLong(owner)}
+          autoComplete="new-password"
+          testId="owner-password"
         />
       </div>
-    </ToolShell>
+      <fieldset className="protect__permissions" disabled={busy} data-testid="permissions">
+        <legend>{t("permissionsLegend")}</legend>
+        {PERMISSIONS.map((name) => (
+          <label key={name} className="protect__permission">
+            <input
+              type="checkbox"
+              name={name}
+              checked={allowed[name]}
+              onChange={(event) => {
+                const checked = event.currentTarget.checked;
+                setAllowed((current) => ({ ...current, [name]: checked }));
+              }}
+            />
+            {t(`permissions.${name}`)}
+          </label>
+        ))}
+      </fieldset>
+      <section className="protect__notes" aria-labelledby="protect-notes" data-testid="protect-notes">
+        <h2 id="protect-notes">{t("notes.title")}</h2>
+        <ul>
+          <li>{t("notes.encryption")}</li>
+          <li>{t("notes.permissions")}</li>
+          <li>{t("notes.signatures")}</li>
+          <li>{t("notes.forget")}</li>
+        </ul>
+      </section>
+    </SinglePdfScreen>
   );
 }

@@ -1,11 +1,8 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ChosenPdf } from "../../client/src/components/pdf/chosen-pdf";
 import { PasswordInput } from "../../client/src/components/pdf/password-input";
-import { FileDropzone } from "../../client/src/components/tool/file-dropzone";
-import { TaskActions } from "../../client/src/components/tool/task-actions";
+import { SinglePdfScreen } from "../../client/src/components/tool/single-pdf-screen";
 import { TaskResultPanel } from "../../client/src/components/tool/task-result-panel";
-import { ToolShell } from "../../client/src/components/tool/tool-shell";
 import { useToolTask } from "../../client/src/components/tool/use-tool-task";
 import { showApiError, showErrorMessage } from "../../client/src/lib/show-error";
 import tool from "./tool.ts";
@@ -26,7 +23,7 @@ export default function UnlockPage() {
   const [password, setPassword] = useState("");
   const [visible, setVisible] = useState(false);
   const task = useToolTask(tool, (error) => showApiError(shared, shared("errors.conversionFailed"), error));
-  const { phase, busy } = task;
+  const { busy } = task;
 
   const pick = (next: File | null) => {
     task.reset();
@@ -41,11 +38,18 @@ export default function UnlockPage() {
     void task.run([file], { password });
   };
 
-  if (phase.name === "done") {
-    return (
-      <ToolShell toolId={tool.id}>
+  return (
+    <SinglePdfScreen
+      toolId={tool.id}
+      limits={tool.input}
+      className="unlock"
+      task={task}
+      file={file}
+      analysis={NOT_ANALYSED}
+      onPick={pick}
+      result={(done) => (
         <TaskResultPanel
-          phase={phase}
+          phase={done}
           title={t("resultTitle")}
           anotherLabel={t("another")}
           deleteNow={task.deleteNow}
@@ -55,53 +59,36 @@ export default function UnlockPage() {
             pick(null);
           }}
         />
-      </ToolShell>
-    );
-  }
-
-  return (
-    <ToolShell toolId={tool.id}>
-      <div className="unlock">
-        <FileDropzone
-          limits={tool.input}
+      )}
+      action={{
+        label: t("unlock"),
+        busyLabel: t("unlocking"),
+        testId: "unlock-button",
+        disabled: file === null || password === "",
+        onStart: unlock,
+      }}
+    >
+      <div className="unlock__password">
+        <PasswordInput
+          label={t("passwordLabel")}
+          hint={t("passwordHint")}
+          value={password}
+          onChange={setPassword}
+          visible={visible}
           disabled={busy}
-          compact={file !== null}
-          onAccept={(files) => pick(files[0] ?? null)}
+          autoComplete="current-password"
+          testId="password"
         />
-        {file ? (
-          <ChosenPdf file={file} analysis={NOT_ANALYSED} disabled={busy} onRemove={() => pick(null)} />
-        ) : null}
-        <div className="unlock__password">
-          <PasswordInput
-            label={t("passwordLabel")}
-            hint={t("passwordHint")}
-            value={password}
-            onChange={setPassword}
-            visible={visible}
-            disabled={busy}
-            autoComplete="current-password"
-            testId="password"
+        <label className="unlock__show">
+          <input
+            type="checkbox"
+            checked={visible}
+            onChange={(event) => setVisible(event.currentTarget.checked)}
           />
-          <label className="unlock__show">
-            <input
-              type="checkbox"
-              checked={visible}
-              onChange={(event) => setVisible(event.currentTarget.checked)}
-            />
-            {t("show")}
-          </label>
-        </div>
-        <p className="unlock__note">{t("note")}</p>
-        <TaskActions
-          phase={phase}
-          busy={busy}
-          disabled={file === null || password === ""}
-          label={t("unlock")}
-          busyLabel={t("unlocking")}
-          onStart={unlock}
-          testId="unlock-button"
-        />
+          {t("show")}
+        </label>
       </div>
-    </ToolShell>
+      <p className="unlock__note">{t("note")}</p>
+    </SinglePdfScreen>
   );
 }
