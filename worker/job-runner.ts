@@ -1,8 +1,8 @@
 import { AppError, type AvailableToolId, type EdgeToolId, FILE_KINDS, TOOLS } from "../contract/index.ts";
 import { fitsEdgeBudget } from "../engines/edge-budget.ts";
 import { edgeHandlers } from "../engines/edge-handlers.ts";
-import type { EngineInput, EngineOutput, ToolHandler } from "../engines/types.ts";
-import type { ConverterClient, ConverterFileMeta } from "./converter-client.ts";
+import type { EngineInput, EngineOutput, ExtraInputs, ToolHandler } from "../engines/types.ts";
+import type { ConverterClient, ConverterFileMeta, ConverterInput } from "./converter-client.ts";
 import { edgeSlots } from "./edge-slots.ts";
 import { outputFilename, safeFilename } from "./file-names.ts";
 import { outputKey } from "./task-files.ts";
@@ -48,16 +48,41 @@ async function loadInputs(files: R2Bucket, inputs: readonly StoredInput[]): Prom
   );
 }
 
+/** The files of the task's extra file fields, by field, for an edge engine. */
+async function loadExtras(files: R2Bucket, extras: readonly StoredInput[]): Promise<ExtraInputs> {
+  const loaded = await loadInputs(files, extras);
+  return Object.fromEntries(extras.map((input, index) => [input.field ?? "", loaded[index] as EngineInput]));
+}
+
+/** A stored input as the converter's job stream sends it, opened only when the stream reaches it. */
+function converterInput(files: R2Bucket, input: StoredInput): ConverterInput {
+  return {
+    name: input.name,
+    kind: input.kind,
+    size: input.size,
+    field: input.field,
+    open: async () => {
+      const object = await openInput(files, input);
+      return { body: object.body, size: object.size };
+    },
+  };
+}
+
 async function runEdge(
   task: TaskRecord & { tool: EdgeToolId },
   inputs: readonly EngineInput[],
+  extras: ExtraInputs,
   progress: ProgressSink,
 ): Promise<EngineOutput> {
   // The options were validated by this tool's schema when the task was created.
   const handler = edgeHandlers[task.tool] as ToolHandler<EdgeToolId>;
   const span = JOB_PROGRESS.converted - JOB_PROGRESS.converting;
-  return handler(inputs, task.options as Parameters<typeof handler>[1], (percent) =>
-    progress(JOB_PROGRESS.converting + Math.round((Math.min(Math.max(percent, 0), 100) * span) / 100)),
+  return handler(
+    inputs,
+    task.options as Parameters<typeof handler>[1],
+    (percent) =>
+      progress(JOB_PROGRESS.converting + Math.round((Math.min(Math.max(percent, 0), 100) * span) / 100)),
+    extras,
   );
 }
 
@@ -108,7 +133,8 @@ async function edgeJob(
     progress(JOB_PROGRESS.inputsReady);
     if (!fitsEdgeBudget(task.tool, inputs)) return undefined;
     progress(JOB_PROGRESS.converting);
-    const output = await runEdge(task, inputs, progress);
+    const extras = await loadExtras(deps.files, task.extras ?? []);
+    const output = await runEdge(task, inputs, extras, progress);
     progress(JOB_PROGRESS.converted);
     const kind = output.kind ?? TOOLS[task.tool].output.kind;
     const meta: ConverterFileMeta = { index: 0, kind, size: output.bytes.length, name: output.name };
@@ -129,7 +155,8 @@ export async function runJob(task: TaskRecord, deps: JobDeps, progress: Progress
     if (result !== undefined) return result;
   }
 
-  const present = await Promise.all(task.inputs.map((input) => deps.files.head(input.key)));
+  const stored = [...task.inputs, ...(task.extras ?? [])];
+  const present = await Promise.all(stored.map((input) => deps.files.head(input.key)));
   if (present.some((object) => object === null))
     throw new AppError("TASK_NOT_FOUND", "The task's files are gone");
   progress(JOB_PROGRESS.inputsReady);
@@ -139,15 +166,7 @@ export async function runJob(task: TaskRecord, deps: JobDeps, progress: Progress
   const { facts } = await deps.converter.runJob(
     tool,
     task.options,
-    task.inputs.map((input) => ({
-      name: input.name,
-      kind: input.kind,
-      size: input.size,
-      open: async () => {
-        const object = await openInput(deps.files, input);
-        return { body: object.body, size: object.size };
-      },
-    })),
+    stored.map((input) => converterInput(deps.files, input)),
     {
       onProgress: (percent) => progress(JOB_PROGRESS.converting + Math.round((percent * span) / 100)),
       onFile: async (meta, body) => {

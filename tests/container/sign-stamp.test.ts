@@ -7,8 +7,11 @@ import * as mupdf from "mupdf";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { stampSignature } from "../../tools/sign/stamp-signature.ts";
+import tool from "../../tools/sign/tool.ts";
+import { FIELD_VALUE, formOnlyPdf } from "../support/form-only-pdf.ts";
+import { popplerPageTexts } from "../support/poppler.ts";
 import { engineFailure } from "./engine-failure.ts";
-import { pageText, pageTexts, textPdf } from "./fixtures.ts";
+import { openPdf, pageText, pageTexts, textPdf } from "./fixtures.ts";
 
 /** A 200×100 signature: a solid blue left half, a transparent right half. */
 async function signaturePng(): Promise<Uint8Array> {
@@ -22,6 +25,29 @@ async function signaturePng(): Promise<Uint8Array> {
       .png()
       .toBuffer(),
   );
+}
+
+/** Runs the engine as the converter does: options through the tool's schema, the image as its field. */
+async function sign(
+  pdf: Uint8Array,
+  signature: Uint8Array,
+  placements: readonly Record<string, unknown>[],
+  more: Record<string, Uint8Array> = {},
+): Promise<{ bytes: Uint8Array; pages: number; facts: Record<string, unknown> }> {
+  const options = tool.options.parse({ placements: JSON.stringify(placements) });
+  const images = Object.fromEntries(
+    Object.entries({ signature, ...more }).map(([field, bytes]) => [
+      field,
+      { name: `${field}.png`, kind: "png" as const, bytes },
+    ]),
+  );
+  const output = await stampSignature(
+    [{ name: "in.pdf", kind: "pdf", bytes: pdf }],
+    options,
+    () => {},
+    images,
+  );
+  return { bytes: output.bytes, pages: Number(output.facts.pages), facts: output.facts };
 }
 
 /** Page `index` rendered at 72 dpi as RGB rows. */
@@ -40,7 +66,7 @@ describe("stampSignature", () => {
   it("draws the signature where it is placed and changes nothing else", async () => {
     const input = textPdf("Contract", 3);
     const placement = { page: 2, x: 0.5, y: 0.75, width: 0.2 };
-    const { bytes, pages } = stampSignature(input, await signaturePng(), [placement]);
+    const { bytes, pages } = await sign(input, await signaturePng(), [placement]);
     expect(pages).toBe(3);
     const before = render(input, 1);
     const after = render(bytes, 1);
@@ -88,11 +114,46 @@ describe("stampSignature", () => {
     expect(pageTexts(new mupdf.PDFDocument(bytes))).toEqual([0, 1, 2].map((i) => pageText("Contract", i)));
   });
 
+  it("keeps text (pdftotext), links and form fields, and puts initials on every page", async () => {
+    const input = textPdf("Lease", 3, { links: true });
+    const initials = await sharp({ create: { width: 60, height: 30, channels: 4, background: "#c00000" } })
+      .png()
+      .toBuffer();
+    const { bytes, facts } = await sign(
+      input,
+      await signaturePng(),
+      [
+        { page: 3, x: 0.5, y: 0.5, width: 0.3 },
+        { image: "initials", page: "all", x: 0.9, y: 0.98, width: 0.08 },
+      ],
+      { initials: new Uint8Array(initials) },
+    );
+    expect(facts).toMatchObject({ pages: 3, signed_pages: 3, placements: 2 });
+    expect(popplerPageTexts(bytes)).toEqual(popplerPageTexts(input));
+    const links = (data: Uint8Array) =>
+      [0, 1, 2].map((i) =>
+        openPdf(data)
+          .loadPage(i)
+          .getLinks()
+          .map((link) => link.getURI()),
+      );
+    expect(links(bytes)).toEqual(links(input));
+    // The initials box runs past the bottom on "every page": moved up to fit (0.98 + 23.8 pt of 842 > 1).
+    for (const index of [0, 1, 2]) {
+      const page = render(bytes, index);
+      const x = Math.round(595 * 0.9 + 595 * 0.04);
+      expect(pixel(page, x, 842 - 3), `page ${index + 1}`).toEqual([192, 0, 0]);
+    }
+    const form = await sign(formOnlyPdf(), await signaturePng(), [{ page: 1, x: 0.1, y: 0.1, width: 0.2 }]);
+    const widgets = (openPdf(form.bytes).loadPage(0) as mupdf.PDFPage).getWidgets();
+    expect(widgets.map((widget) => [widget.getName(), widget.getValue()])).toEqual([["name", FIELD_VALUE]]);
+  });
+
   it("places by the page as seen on a rotated page", async () => {
     const doc = new mupdf.PDFDocument(textPdf("Turned", 1));
     doc.findPage(0).put("Rotate", 90);
     const input = doc.saveToBuffer("").asUint8Array().slice();
-    const { bytes } = stampSignature(input, await signaturePng(), [{ page: 1, x: 0.1, y: 0.1, width: 0.2 }]);
+    const { bytes } = await sign(input, await signaturePng(), [{ page: 1, x: 0.1, y: 0.1, width: 0.2 }]);
     const after = render(bytes, 0);
     // Seen rotated, the page is 842 wide and 595 high: the box's blue half starts at (84.2, 59.5).
     expect(after.width).toBe(842);
@@ -102,21 +163,12 @@ describe("stampSignature", () => {
   it("refuses a page the PDF does not have and an image it cannot read", async () => {
     const input = textPdf("Short", 1);
     const png = await signaturePng();
+    expect((await engineFailure(sign(input, png, [{ page: 2, x: 0, y: 0, width: 0.1 }]))).code).toBe(
+      "INVALID_OPTIONS",
+    );
     expect(
-      (
-        await engineFailure(
-          Promise.resolve().then(() => stampSignature(input, png, [{ page: 2, x: 0, y: 0, width: 0.1 }])),
-        )
-      ).code,
-    ).toBe("INVALID_OPTIONS");
-    expect(
-      (
-        await engineFailure(
-          Promise.resolve().then(() =>
-            stampSignature(input, new Uint8Array([1, 2, 3]), [{ page: 1, x: 0, y: 0, width: 0.1 }]),
-          ),
-        )
-      ).code,
+      (await engineFailure(sign(input, new Uint8Array([1, 2, 3]), [{ page: 1, x: 0, y: 0, width: 0.1 }])))
+        .code,
     ).toBe("IMAGE_DAMAGED");
   });
 });
