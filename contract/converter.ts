@@ -11,7 +11,8 @@ import { FILE_KINDS, type FileKind } from "./file-kinds.ts";
  * A job is `POST /v1/jobs/{toolId}` with Content-Length and a job stream as body: frames, each a
  * JSON header line ended by "\n", file frames followed by exactly `size` raw bytes. Request:
  * `{"type":"job","options":{…},"files":N}` (options already valid for the tool's schema), then N
- * `{"type":"file","name":…,"kind":…,"size":…}` + bytes. Refusals before the job runs are the error
+ * `{"type":"file","name":…,"kind":…,"size":…}` + bytes (the files of a tool's extra file fields come
+ * after its main files, each frame with its `"field"`; `files` counts them too). Refusals before the job runs are the error
  * envelope with the code's status. Otherwise 200 `application/x-converter-stream`:
  * `{"type":"progress","percent":n}` frames, then each output as
  * `{"type":"file","index":i,"kind":…,"size":N}` + bytes, then `{"type":"done","facts":{…}}`;
@@ -63,6 +64,8 @@ export const inputFileFrameSchema = z.object({
   name: z.string().max(1024),
   kind: fileKindSchema,
   size,
+  /** The tool's extra file field it belongs to (ToolInput.extraFiles); absent for a main file. */
+  field: z.string().min(1).max(64).optional(),
 });
 export type InputFileFrame = z.infer<typeof inputFileFrameSchema>;
 
@@ -93,6 +96,8 @@ export interface JobStreamFile {
   readonly name: string;
   readonly kind: FileKind;
   readonly size: number;
+  /** The extra file field it belongs to; absent for a main file. */
+  readonly field?: string | undefined;
   /** Its bytes and their length as the source knows it (an R2 object's size), checked against `size`. */
   open(): Promise<{ readonly body: ReadableStream<Uint8Array>; readonly size: number }>;
 }
@@ -100,7 +105,7 @@ export interface JobStreamFile {
 function jobHeaders(options: unknown, files: readonly JobStreamFile[]): Uint8Array[] {
   return [
     encodeFrame({ type: "job", options, files: files.length }),
-    ...files.map(({ name, kind, size }) => encodeFrame({ type: "file", name, kind, size })),
+    ...files.map(({ name, kind, size, field }) => encodeFrame({ type: "file", name, kind, size, field })),
   ];
 }
 

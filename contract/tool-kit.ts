@@ -51,6 +51,25 @@ export interface ToolInput {
    * time holds a runner meanwhile).
    */
   readonly maxPages?: number;
+  /**
+   * Further files a request may carry, each in its own named multipart field next to the main
+   * file field (sign's `signature` image): checked by content and limits like the main files,
+   * stored with the task's inputs and deleted with them, and handed to the engine by field name.
+   */
+  readonly extraFiles?: Readonly<Record<string, ExtraFileInput>>;
+}
+
+/** One extra file field of a tool (ToolInput.extraFiles): at most one file in it. */
+export interface ExtraFileInput {
+  /** File kinds accepted, decided from the bytes (see file-kinds.ts). */
+  readonly kinds: readonly FileKind[];
+  readonly maxFileBytes: number;
+  /** Images with more pixels (read from the header) are refused before anything decodes them. */
+  readonly maxPixels?: number;
+  /** A request without it is refused (NO_FILE naming the field). */
+  readonly required: boolean;
+  /** What the field holds, for the OpenAPI document. */
+  readonly description: string;
 }
 
 /** Where a job runs. Edge jobs over `edgeBudget` run in the container instead. */
@@ -143,6 +162,23 @@ export const imageInput = (kinds: readonly FileKind[], maxFiles = 1): ToolInput 
   maxTotalBytes: maxFiles === 1 ? 50 * MB : 100 * MB,
   maxPixels: MAX_IMAGE_PIXELS,
 });
+
+/**
+ * An extra image field (a signature, a watermark picture): PNG, JPEG or WebP, at most 5 MB and
+ * 25 MP — a stamp, not a photo to convert.
+ */
+export const extraImageFile = (description: string, required = true): ExtraFileInput => ({
+  kinds: ["png", "jpeg", "webp"],
+  maxFileBytes: 5 * MB,
+  maxPixels: 25_000_000,
+  required,
+  description,
+});
+
+/** A tool's extra file fields, by name (none when it declares none). */
+export function extraFilesOf(input: ToolInput): Readonly<Record<string, ExtraFileInput>> {
+  return input.extraFiles ?? {};
+}
 
 export const markdownInput: ToolInput = {
   kinds: ["markdown"],
@@ -293,27 +329,6 @@ export function pdfConvertEndpoint<const Format extends string>(format: Format) 
     fields: { output_format: format },
     blob: { whenQuery: "output_format" },
   } as const satisfies ToolEndpoint;
-}
-
-/** A one-PDF tool announced as coming soon, started on /api/pdf/convert with its output format. */
-export function comingSoonPdfTool<const Id extends string, const Icon extends ToolIcon>(
-  id: Id,
-  order: number,
-  icon: Icon,
-) {
-  const tool = {
-    id,
-    category: "pdf",
-    order,
-    icon,
-    ...COMING_SOON,
-    input: pdfInput(1),
-    options: options.none(),
-    output: { kind: "pdf" },
-    engine: CONTAINER,
-    endpoint: pdfConvertEndpoint(id),
-  } as const;
-  return tool satisfies ToolDeclaration;
 }
 
 /**

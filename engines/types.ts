@@ -21,6 +21,12 @@ export interface EngineOutput {
   readonly name?: string;
 }
 
+/**
+ * The files of a tool's extra file fields (ToolInput.extraFiles), by field name; a field the
+ * request left out (an optional one) is absent.
+ */
+export type ExtraInputs = Readonly<Record<string, EngineInput>>;
+
 /** Progress from 0 to 100 within the conversion step. */
 export type ProgressReporter = (percent: number) => void;
 
@@ -32,6 +38,7 @@ export type EngineHandler<Options> = (
   inputs: readonly EngineInput[],
   options: Options,
   progress: ProgressReporter,
+  extras?: ExtraInputs,
 ) => Promise<EngineOutput>;
 
 export type ToolHandler<T extends ToolId> = EngineHandler<ToolOptions<T>>;

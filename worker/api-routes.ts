@@ -16,6 +16,7 @@ import {
   type ErrorCode,
   errorEnvelopeSchema,
   errorStatus,
+  extraFilesOf,
   FILE_KINDS,
   HEALTH_PATH,
   healthStatusSchema,
@@ -121,6 +122,16 @@ function toolBody(id: ToolId): Json {
     Object.entries(tool.endpoint.fields).map(([name, value]) => [name, { const: value }]),
   );
   const { fileField } = tool.endpoint;
+  const extras = Object.entries(extraFilesOf(tool.input));
+  const extraFiles = Object.fromEntries(
+    extras.map(([name, extra]) => [
+      name,
+      {
+        ...binary,
+        description: `${extra.description} ${extra.kinds.join(", ")}; at most ${extra.maxFileBytes} bytes.`,
+      },
+    ]),
+  );
   return {
     title: id,
     type: "object",
@@ -132,8 +143,13 @@ function toolBody(id: ToolId): Json {
         tool.input.maxFiles > 1
           ? { type: "array", items: file, minItems: 1, maxItems: tool.input.maxFiles }
           : file,
+      ...extraFiles,
     },
-    required: [fileField, ...Object.keys(fixed)],
+    required: [
+      fileField,
+      ...extras.filter(([, extra]) => extra.required).map(([name]) => name),
+      ...Object.keys(fixed),
+    ],
   };
 }
 

@@ -1,8 +1,8 @@
 import { AppError, type AvailableToolId, type EdgeToolId, FILE_KINDS, TOOLS } from "../contract/index.ts";
 import { fitsEdgeBudget } from "../engines/edge-budget.ts";
 import { edgeHandlers } from "../engines/edge-handlers.ts";
-import type { EngineInput, EngineOutput, ToolHandler } from "../engines/types.ts";
-import type { ConverterClient, ConverterFileMeta } from "./converter-client.ts";
+import type { EngineInput, EngineOutput, ExtraInputs, ToolHandler } from "../engines/types.ts";
+import type { ConverterClient, ConverterFileMeta, ConverterInput } from "./converter-client.ts";
 import { outputFilename, safeFilename } from "./file-names.ts";
 import { outputKey } from "./task-files.ts";
 import { JOB_PROGRESS, type TaskOutput, type TaskRecord } from "./task-record.ts";
@@ -47,16 +47,41 @@ async function loadInputs(files: R2Bucket, inputs: readonly StoredInput[]): Prom
   );
 }
 
+/** The files of the task's extra file fields, by field, for an edge engine. */
+async function loadExtras(files: R2Bucket, extras: readonly StoredInput[]): Promise<ExtraInputs> {
+  const loaded = await loadInputs(files, extras);
+  return Object.fromEntries(extras.map((input, index) => [input.field ?? "", loaded[index] as EngineInput]));
+}
+
+/** A stored input as the converter's job stream sends it, opened only when the stream reaches it. */
+function converterInput(files: R2Bucket, input: StoredInput): ConverterInput {
+  return {
+    name: input.name,
+    kind: input.kind,
+    size: input.size,
+    field: input.field,
+    open: async () => {
+      const object = await openInput(files, input);
+      return { body: object.body, size: object.size };
+    },
+  };
+}
+
 async function runEdge(
   task: TaskRecord & { tool: EdgeToolId },
   inputs: readonly EngineInput[],
+  extras: ExtraInputs,
   progress: ProgressSink,
 ): Promise<EngineOutput> {
   // The options were validated by this tool's schema when the task was created.
   const handler = edgeHandlers[task.tool] as ToolHandler<EdgeToolId>;
   const span = JOB_PROGRESS.converted - JOB_PROGRESS.converting;
-  return handler(inputs, task.options as Parameters<typeof handler>[1], (percent) =>
-    progress(JOB_PROGRESS.converting + Math.round((Math.min(Math.max(percent, 0), 100) * span) / 100)),
+  return handler(
+    inputs,
+    task.options as Parameters<typeof handler>[1],
+    (percent) =>
+      progress(JOB_PROGRESS.converting + Math.round((Math.min(Math.max(percent, 0), 100) * span) / 100)),
+    extras,
   );
 }
 
@@ -103,7 +128,8 @@ export async function runJob(task: TaskRecord, deps: JobDeps, progress: Progress
     progress(JOB_PROGRESS.inputsReady);
     if (fitsEdgeBudget(tool, inputs)) {
       progress(JOB_PROGRESS.converting);
-      const output = await runEdge({ ...task, tool }, inputs, progress);
+      const extras = await loadExtras(deps.files, task.extras ?? []);
+      const output = await runEdge({ ...task, tool }, inputs, extras, progress);
       progress(JOB_PROGRESS.converted);
       const kind = output.kind ?? TOOLS[tool].output.kind;
       const meta: ConverterFileMeta = { index: 0, kind, size: output.bytes.length, name: output.name };
@@ -111,7 +137,8 @@ export async function runJob(task: TaskRecord, deps: JobDeps, progress: Progress
     }
   }
 
-  const present = await Promise.all(task.inputs.map((input) => deps.files.head(input.key)));
+  const stored = [...task.inputs, ...(task.extras ?? [])];
+  const present = await Promise.all(stored.map((input) => deps.files.head(input.key)));
   if (present.some((object) => object === null))
     throw new AppError("TASK_NOT_FOUND", "The task's files are gone");
   progress(JOB_PROGRESS.inputsReady);
@@ -121,15 +148,7 @@ export async function runJob(task: TaskRecord, deps: JobDeps, progress: Progress
   const { facts } = await deps.converter.runJob(
     tool,
     task.options,
-    task.inputs.map((input) => ({
-      name: input.name,
-      kind: input.kind,
-      size: input.size,
-      open: async () => {
-        const object = await openInput(deps.files, input);
-        return { body: object.body, size: object.size };
-      },
-    })),
+    stored.map((input) => converterInput(deps.files, input)),
     {
       onProgress: (percent) => progress(JOB_PROGRESS.converting + Math.round((percent * span) / 100)),
       onFile: async (meta, body) => {

@@ -15,6 +15,7 @@ import { newTaskId } from "./task-id.ts";
 import { taskStub } from "./task-object.ts";
 import { resultResponse } from "./task-routes.ts";
 import {
+  checkExtrasFit,
   checkInputsFit,
   isAvailable,
   requireAvailable,
@@ -65,6 +66,7 @@ async function createTask(
   query: Record<string, string>,
   fields: Record<string, string>,
   inputs: readonly StoredInput[],
+  extras: readonly StoredInput[],
 ): Promise<ToolId> {
   const tool = resolveTool(path, fields, inputs[0]?.kind ?? null);
   if (tool === null) throw unresolvedToolError(path, fields);
@@ -78,9 +80,16 @@ async function createTask(
   if (!isAvailable(tool))
     throw new AppError("TOOL_NOT_AVAILABLE", "This tool is not available yet", { tool });
   checkInputsFit(tool, inputs);
+  checkExtrasFit(tool, extras);
   const options = parseToolOptions(tool, fields);
   if (!options.success) throw new AppError("INVALID_OPTIONS", "Invalid options", { issues: options.issues });
-  await taskStub(env, taskId).create({ id: taskId, tool, options: options.data, inputs });
+  await taskStub(env, taskId).create({
+    id: taskId,
+    tool,
+    options: options.data,
+    inputs,
+    ...(extras.length > 0 ? { extras } : {}),
+  });
   return tool;
 }
 
@@ -107,8 +116,9 @@ export function startTaskRoute(path: string): Handler<AppEnv> {
       query,
       { ...query, ...upload.fields },
       upload.files,
+      upload.extras,
     ).catch(async (error: unknown) => {
-      await sink.discard(upload.files);
+      await sink.discard([...upload.files, ...upload.extras]);
       throw error;
     });
     if (answersWithBlob(tool, query)) return waitForResult(c, taskId);

@@ -11,6 +11,11 @@ export function inputKey(taskId: string, index: number): string {
   return `${taskPrefix(taskId)}in/${index}`;
 }
 
+/** The file of the extra file field `field` (a name the tool declares, never the user's). */
+export function extraInputKey(taskId: string, field: string): string {
+  return `${taskPrefix(taskId)}in/field-${encodeURIComponent(field)}`;
+}
+
 /** Result file number `index`; its download name is data in the task record, never in the key. */
 export function outputKey(taskId: string, index: number): string {
   return `${taskPrefix(taskId)}out/${index}`;

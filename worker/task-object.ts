@@ -305,7 +305,7 @@ export class TaskObject extends DurableObject<Env> {
    */
   async #finish(record: TaskRecord): Promise<void> {
     this.ctx.storage.kv.delete(TASK_SECRETS_KEY);
-    const keys = record.inputs.map((input) => input.key);
+    const keys = [...record.inputs, ...(record.extras ?? [])].map((input) => input.key);
     try {
       if (keys.length > 0) await this.env.FILES.delete(keys);
     } catch (error) {

@@ -27,6 +27,8 @@ export interface NewTask {
   /** Already validated by the tool's option schema. */
   readonly options: ToolOptions<AvailableToolId>;
   readonly inputs: readonly StoredInput[];
+  /** Files of the tool's extra file fields (each names its field); deleted with the inputs. */
+  readonly extras?: readonly StoredInput[];
 }
 
 /** The task object's stored state (one record per task object). */

@@ -7,6 +7,8 @@ import {
   AppError,
   type AvailableToolId,
   declarationOf,
+  type ExtraFileInput,
+  extraFilesOf,
   FILE_KINDS,
   type FileKind,
   TOOL_IDS,
@@ -59,7 +61,17 @@ export function uploadPlanFor(candidates: readonly ToolId[]): UploadPlan {
     maxFileBytes: Math.max(...inputs.map((input) => input.maxFileBytes)),
     maxTotalBytes: Math.max(...inputs.map((input) => input.maxTotalBytes)),
     ...(Number.isFinite(maxPixels) ? { maxPixels } : {}),
+    extraFiles: extraFilesFor(candidates),
   };
+}
+
+/** The extra file fields any candidate declares (the first declaration of a name wins). */
+function extraFilesFor(candidates: readonly ToolId[]): Record<string, ExtraFileInput> {
+  const fields: Record<string, ExtraFileInput> = {};
+  for (const id of candidates) {
+    for (const [name, extra] of Object.entries(extraFilesOf(TOOLS[id].input))) fields[name] ??= extra;
+  }
+  return fields;
 }
 
 /** The tool's fixed fields all have the request's values, and its own rule (if any) agrees. */
@@ -86,6 +98,40 @@ export function resolveTool(path: string, fields: Fields, kind: FileKind | null)
   // A tool made for this kind (its first input kind: HEIC → heic-to-jpg) before one that also takes it.
   const accepting = byFields.filter((id) => (TOOLS[id].input.kinds as readonly FileKind[]).includes(kind));
   return accepting.find((id) => TOOLS[id].input.kinds[0] === kind) ?? accepting[0] ?? null;
+}
+
+/**
+ * Checks the files of the extra fields against the chosen tool: each one it declares (a required
+ * one must be there, NO_FILE naming the field), of its kinds and size; none it does not declare.
+ */
+export function checkExtrasFit(tool: ToolId, extras: readonly StoredInput[]): void {
+  const declared = extraFilesOf(TOOLS[tool].input);
+  for (const input of extras) {
+    const field = input.field ?? "";
+    const extra = Object.hasOwn(declared, field) ? declared[field] : undefined;
+    if (extra === undefined) {
+      throw new AppError("BAD_REQUEST", "Unexpected file field", {
+        expected_field: TOOLS[tool].endpoint.fileField,
+      });
+    }
+    if (!(extra.kinds as readonly FileKind[]).includes(input.kind)) {
+      throw new AppError("UNSUPPORTED_FILE_TYPE", "This file type is not accepted here", {
+        expected: extra.kinds.join(", "),
+        field,
+      });
+    }
+    if (input.size > extra.maxFileBytes) {
+      throw new AppError("FILE_TOO_LARGE", "A file is larger than allowed", {
+        max_file_bytes: extra.maxFileBytes,
+        field,
+      });
+    }
+  }
+  for (const [field, extra] of Object.entries(declared)) {
+    if (extra.required && !extras.some((input) => input.field === field)) {
+      throw new AppError("NO_FILE", `No file in the ${field} field`, { field });
+    }
+  }
 }
 
 /** Re-checks stored uploads against the chosen tool's own limits (the plan may have been wider). */

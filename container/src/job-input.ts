@@ -10,6 +10,8 @@ import {
   AppError,
   CONVERTER_PASSWORD_HEADER,
   type ContainerToolId,
+  type ExtraFileInput,
+  extraFilesOf,
   type FileKind,
   FrameReader,
   inputFileFrameSchema,
@@ -28,10 +30,24 @@ export interface ReceivedJob<T extends ContainerToolId> {
   readonly files: JobFile[];
 }
 
-/** Largest body a tool's job stream may have: its files plus one header line per frame. */
+/**
+ * Largest body a tool's job stream may have: its files and those of its extra file fields, plus one
+ * header line per frame.
+ */
 export function maxJobBytes(tool: ContainerToolId): number {
   const input = TOOLS[tool].input;
-  return input.maxTotalBytes + (input.maxFiles + 1) * MAX_FRAME_HEADER_BYTES;
+  const extras = Object.values(extraFilesOf(input));
+  const extraBytes = extras.reduce((sum, extra) => sum + extra.maxFileBytes, 0);
+  return input.maxTotalBytes + extraBytes + (input.maxFiles + extras.length + 1) * MAX_FRAME_HEADER_BYTES;
+}
+
+/** The declaration of extra file field `field` of the tool; a field it does not declare is refused. */
+function extraFileInput(tool: ContainerToolId, field: string, seen: ReadonlySet<string>): ExtraFileInput {
+  const declared = extraFilesOf(TOOLS[tool].input);
+  const extra = Object.hasOwn(declared, field) ? declared[field] : undefined;
+  if (extra === undefined) throw new AppError("BAD_REQUEST", "A file frame names an unknown field.");
+  if (seen.has(field)) throw new AppError("TOO_MANY_FILES", "One file per field.", { max_files: 1, field });
+  return extra;
 }
 
 /** Largest single PDF any tool accepts: the bound for `POST /v1/inspect/pdf`. */
@@ -82,34 +98,44 @@ export async function receiveJob<T extends ContainerToolId>(
       const issues = options.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
       throw new AppError("INVALID_OPTIONS", issues.join("; "));
     }
+    const extraCount = Object.keys(extraFilesOf(input)).length;
     if (job.data.files === 0) throw new AppError("NO_FILE", "The job has no input file.");
-    if (job.data.files > input.maxFiles) {
+    if (job.data.files > input.maxFiles + extraCount) {
       throw new AppError("TOO_MANY_FILES", `At most ${input.maxFiles} files.`, { max_files: input.maxFiles });
     }
     const files: JobFile[] = [];
+    const fields = new Set<string>();
     let total = 0;
+    let main = 0;
     for (let index = 0; index < job.data.files; index++) {
       const frame = inputFileFrameSchema.safeParse(await frames.header());
       if (!frame.success) throw new AppError("BAD_REQUEST", "A file frame is malformed.");
-      const { name, size } = frame.data;
-      total += size;
-      if (size > input.maxFileBytes || total > input.maxTotalBytes) {
-        const max = size > input.maxFileBytes ? input.maxFileBytes : input.maxTotalBytes;
-        throw new AppError("FILE_TOO_LARGE", "A file is over the size limit.", {
-          max_bytes: max,
-          file_index: index,
+      const { name, size, field } = frame.data;
+      // A main file is checked against the tool's input, a field's file against that field.
+      const extra = field === undefined ? undefined : extraFileInput(tool, field, fields);
+      const where: Record<string, number | string> = field === undefined ? { file_index: main } : { field };
+      if (field === undefined && ++main > input.maxFiles) {
+        throw new AppError("TOO_MANY_FILES", `At most ${input.maxFiles} files.`, {
+          max_files: input.maxFiles,
         });
+      }
+      if (field === undefined) total += size;
+      const maxFile = extra?.maxFileBytes ?? input.maxFileBytes;
+      if (size > maxFile || total > input.maxTotalBytes) {
+        const max = size > maxFile ? maxFile : input.maxTotalBytes;
+        throw new AppError("FILE_TOO_LARGE", "A file is over the size limit.", { max_bytes: max, ...where });
       }
       const path = join(dir, `in-${index}`);
       const head = await writeFile(frames.body(size), path);
       const kind = sniffFileKind(head, name);
-      if (kind === null || !accepted.includes(kind)) {
-        throw new AppError("UNSUPPORTED_FILE_TYPE", `The file is not one of: ${accepted.join(", ")}.`, {
-          file_index: index,
-        });
+      const kinds: readonly FileKind[] = extra?.kinds ?? accepted;
+      if (kind === null || !kinds.includes(kind)) {
+        throw new AppError("UNSUPPORTED_FILE_TYPE", `The file is not one of: ${kinds.join(", ")}.`, where);
       }
-      files.push({ name, kind, path, size });
+      if (field !== undefined) fields.add(field);
+      files.push({ name, kind, path, size, ...(field === undefined ? {} : { field }) });
     }
+    if (main === 0) throw new AppError("NO_FILE", "The job has no input file.");
     if ((await frames.header()) !== null) throw new AppError("BAD_REQUEST", "Data after the last file.");
     return { options: options.data as ToolOptions<T>, files };
   } catch (error) {

@@ -11,6 +11,8 @@ export interface JobFile {
   readonly kind: FileKind;
   readonly path: string;
   readonly size: number;
+  /** The tool's extra file field it came in; absent for a main file. */
+  readonly field?: string;
 }
 
 /** A tool job with options already typed by the tool's schema in the parent. */

@@ -14,18 +14,31 @@ import { inspectPdf } from "../../engines/pdf/inspect.ts";
 import { checkPageLimit } from "../../engines/pdf/page-limit.ts";
 import { warmRenderThreads } from "../../engines/pdf/render-threads.ts";
 import { inputPasswords, unlockInputs } from "../../engines/pdf/unlock-inputs.ts";
-import type { EngineInput, ToolHandler } from "../../engines/types.ts";
+import type { EngineInput, ExtraInputs, ToolHandler } from "../../engines/types.ts";
 import { handlers } from "./handlers.ts";
-import type { RunnerMessage, RunnerRequest, TaskResult, ToolTask } from "./job-protocol.ts";
+import type { JobFile, RunnerMessage, RunnerRequest, TaskResult, ToolTask } from "./job-protocol.ts";
 
 function send(message: RunnerMessage): void {
   process.send?.(message);
 }
 
-async function runTool(task: ToolTask, id: number): Promise<TaskResult> {
-  const read: EngineInput[] = await Promise.all(
-    task.files.map(async (file) => ({ name: file.name, kind: file.kind, bytes: await readFile(file.path) })),
+async function readInput(file: JobFile): Promise<EngineInput> {
+  return { name: file.name, kind: file.kind, bytes: await readFile(file.path) };
+}
+
+/** The files of the tool's extra file fields, by field. */
+async function readExtras(files: readonly JobFile[]): Promise<ExtraInputs> {
+  const entries = await Promise.all(
+    files.flatMap((file) =>
+      file.field === undefined ? [] : [readInput(file).then((input) => [file.field, input])],
+    ),
   );
+  return Object.fromEntries(entries);
+}
+
+async function runTool(task: ToolTask, id: number): Promise<TaskResult> {
+  const read = await Promise.all(task.files.filter((file) => file.field === undefined).map(readInput));
+  const extras = await readExtras(task.files);
   // Protected input PDFs are opened with the passwords the request gave, before the tool runs.
   const inputs = unlockInputs(read, inputPasswords(TOOLS[task.tool], task.options, read.length));
   let reported = -1;
@@ -37,7 +50,7 @@ async function runTool(task: ToolTask, id: number): Promise<TaskResult> {
   };
   checkPageLimit(inputs, declarationOf(task.tool).input.maxPages);
   const handler = handlers[task.tool] as ToolHandler<ContainerToolId>;
-  const output = await handler(inputs, task.options, progress);
+  const output = await handler(inputs, task.options, progress, extras);
   const path = join(task.dir, "out-0");
   await writeFile(path, output.bytes, { mode: 0o600 });
   const kind = output.kind ?? TOOLS[task.tool].output.kind;

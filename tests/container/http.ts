@@ -22,6 +22,8 @@ export interface JobFileSpec {
   readonly name: string;
   readonly kind: FileKind;
   readonly bytes: Uint8Array;
+  /** The tool's extra file field it goes in (e.g. sign's `signature`); absent for a main file. */
+  readonly field?: string;
 }
 
 export function pdfFile(name: string, bytes: Uint8Array): JobFileSpec {
@@ -45,6 +47,7 @@ export async function jobBody(
       name: file.name,
       kind: file.kind,
       size: file.bytes.length,
+      field: file.field,
       open: async () => ({ body: new Blob([new Uint8Array(file.bytes)]).stream(), size: file.bytes.length }),
     })),
   );

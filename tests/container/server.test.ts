@@ -84,11 +84,28 @@ describe("converter service", () => {
     const pdf = pdfFile("a.pdf", textPdf("A", 1));
     const png = pngFile("x.png", await halfTransparentPng(8, 8));
     const tooMany = Array(TOOLS["merge-pdf"].input.maxFiles + 1).fill(pdf);
-    // Any declared tool that is not built yet: the converter refuses it by name.
-    const notBuilt = TOOL_IDS.find((id) => !TOOLS[id].available) ?? "no-tool-left";
+    // Any declared tool that is not built yet (none once sign was built): refused by name.
+    const notBuilt = TOOL_IDS.find((id) => !TOOLS[id].available);
+    const signature = { ...png, field: "signature" };
+    const placement = { page: 1, x: 0, y: 0, width: 0.2 };
     const cases: [() => Promise<Response>, string][] = [
       [() => postJob(converter.url, "no-such-tool", {}, [pdf]), "BAD_REQUEST"],
-      [() => postJob(converter.url, notBuilt, {}, [pdf]), "TOOL_NOT_AVAILABLE"],
+      ...(notBuilt === undefined
+        ? []
+        : [
+            [() => postJob(converter.url, notBuilt, {}, [pdf]), "TOOL_NOT_AVAILABLE"] as [
+              () => Promise<Response>,
+              string,
+            ],
+          ]),
+      // Extra file fields: only those the tool declares, each of its own kinds, once.
+      [() => postJob(converter.url, "sign", placement, [pdf, { ...png, field: "image" }]), "BAD_REQUEST"],
+      [
+        () => postJob(converter.url, "sign", placement, [pdf, { ...pdf, field: "signature" }]),
+        "UNSUPPORTED_FILE_TYPE",
+      ],
+      [() => postJob(converter.url, "sign", placement, [pdf, signature, signature]), "TOO_MANY_FILES"],
+      [() => postJob(converter.url, "sign", placement, [signature]), "NO_FILE"],
       [() => postJob(converter.url, "merge-pdf", {}, []), "NO_FILE"],
       [() => postJob(converter.url, "merge-pdf", {}, [pdf, png]), "UNSUPPORTED_FILE_TYPE"],
       [() => postJob(converter.url, "png-to-jpg", { quality: "ultra" }, [png]), "INVALID_OPTIONS"],
@@ -100,6 +117,10 @@ describe("converter service", () => {
     }
     const wrongKind = await jobError(await postJob(converter.url, "merge-pdf", {}, [pdf, png]));
     expect(wrongKind.error.context).toEqual({ file_index: 1 });
+    const wrongSignature = await jobError(
+      await postJob(converter.url, "sign", placement, [pdf, { ...pdf, field: "signature" }]),
+    );
+    expect(wrongSignature.error.context).toEqual({ field: "signature" });
   });
 
   it("refuses a file over the tool's size limit", async () => {

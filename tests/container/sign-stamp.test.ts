@@ -7,6 +7,7 @@ import * as mupdf from "mupdf";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { stampSignature } from "../../tools/sign/stamp-signature.ts";
+import tool from "../../tools/sign/tool.ts";
 import { engineFailure } from "./engine-failure.ts";
 import { pageText, pageTexts, textPdf } from "./fixtures.ts";
 
@@ -22,6 +23,19 @@ async function signaturePng(): Promise<Uint8Array> {
       .png()
       .toBuffer(),
   );
+}
+
+/** Runs the engine as the converter does: options through the tool's schema, the image as its field. */
+async function sign(
+  pdf: Uint8Array,
+  signature: Uint8Array,
+  placements: readonly Record<string, unknown>[],
+): Promise<{ bytes: Uint8Array; pages: number }> {
+  const options = tool.options.parse({ placements: JSON.stringify(placements) });
+  const output = await stampSignature([{ name: "in.pdf", kind: "pdf", bytes: pdf }], options, () => {}, {
+    signature: { name: "signature.png", kind: "png", bytes: signature },
+  });
+  return { bytes: output.bytes, pages: Number(output.facts.pages) };
 }
 
 /** Page `index` rendered at 72 dpi as RGB rows. */
@@ -40,7 +54,7 @@ describe("stampSignature", () => {
   it("draws the signature where it is placed and changes nothing else", async () => {
     const input = textPdf("Contract", 3);
     const placement = { page: 2, x: 0.5, y: 0.75, width: 0.2 };
-    const { bytes, pages } = stampSignature(input, await signaturePng(), [placement]);
+    const { bytes, pages } = await sign(input, await signaturePng(), [placement]);
     expect(pages).toBe(3);
     const before = render(input, 1);
     const after = render(bytes, 1);
@@ -92,7 +106,7 @@ describe("stampSignature", () => {
     const doc = new mupdf.PDFDocument(textPdf("Turned", 1));
     doc.findPage(0).put("Rotate", 90);
     const input = doc.saveToBuffer("").asUint8Array().slice();
-    const { bytes } = stampSignature(input, await signaturePng(), [{ page: 1, x: 0.1, y: 0.1, width: 0.2 }]);
+    const { bytes } = await sign(input, await signaturePng(), [{ page: 1, x: 0.1, y: 0.1, width: 0.2 }]);
     const after = render(bytes, 0);
     // Seen rotated, the page is 842 wide and 595 high: the box's blue half starts at (84.2, 59.5).
     expect(after.width).toBe(842);
@@ -102,21 +116,12 @@ describe("stampSignature", () => {
   it("refuses a page the PDF does not have and an image it cannot read", async () => {
     const input = textPdf("Short", 1);
     const png = await signaturePng();
+    expect((await engineFailure(sign(input, png, [{ page: 2, x: 0, y: 0, width: 0.1 }]))).code).toBe(
+      "INVALID_OPTIONS",
+    );
     expect(
-      (
-        await engineFailure(
-          Promise.resolve().then(() => stampSignature(input, png, [{ page: 2, x: 0, y: 0, width: 0.1 }])),
-        )
-      ).code,
-    ).toBe("INVALID_OPTIONS");
-    expect(
-      (
-        await engineFailure(
-          Promise.resolve().then(() =>
-            stampSignature(input, new Uint8Array([1, 2, 3]), [{ page: 1, x: 0, y: 0, width: 0.1 }]),
-          ),
-        )
-      ).code,
+      (await engineFailure(sign(input, new Uint8Array([1, 2, 3]), [{ page: 1, x: 0, y: 0, width: 0.1 }])))
+        .code,
     ).toBe("IMAGE_DAMAGED");
   });
 });

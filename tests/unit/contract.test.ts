@@ -50,12 +50,11 @@ describe("tool declarations", () => {
     for (const id of TOOL_IDS) expect(TOOLS[id].id).toBe(id);
   });
 
-  it("announces sign as coming soon and not available", () => {
-    for (const id of TOOL_IDS) {
-      const soon = ["sign"].includes(id);
-      expect(TOOLS[id].comingSoon, id).toBe(soon);
-      if (soon) expect(TOOLS[id].available, id).toBe(false);
-    }
+  it("announces no tool as coming soon: sign, the last one, is available", () => {
+    for (const id of TOOL_IDS) expect(TOOLS[id].comingSoon, id).toBe(false);
+    expect(TOOLS.sign.available).toBe(true);
+    expect(Object.keys(TOOLS.sign.input.extraFiles)).toEqual(["signature", "initials", "date"]);
+    expect(TOOLS.sign.input.extraFiles.signature.required).toBe(true);
   });
 
   it("makes merge-pdf and png-to-jpg available, merge in the container and png-to-jpg at the edge", () => {

@@ -218,6 +218,10 @@ describe("tools not available yet", () => {
     expect(unavailable).toEqual(expect.arrayContaining(TOOL_IDS.filter((id) => TOOLS[id].comingSoon)));
   });
 
+  it("are none once sign is built: every declared tool runs", () => {
+    expect(unavailable).toEqual([]);
+  });
+
   it.each(unavailable)("%s answers 501 TOOL_NOT_AVAILABLE", async (id) => {
     const client = new ApiClient();
     const endpoint = declarationOf(id).endpoint;
@@ -243,24 +247,31 @@ describe("tools not available yet", () => {
     expect(body.error.context?.tool).toBe(id);
   });
 
-  it("answer 501 for a task-style convert naming an unavailable tool in a form field", async () => {
-    const client = new ApiClient();
-    const id = TOOL_IDS.find((t) => !TOOLS[t].available && TOOLS[t].endpoint.path === API_PATHS.pdfConvert);
-    if (id === undefined) throw new Error("sign is announced as coming soon");
-    const response = await client.send(
-      "POST",
-      API_PATHS.pdfConvert,
-      form(
-        "file",
-        [{ name: "a.pdf", bytes: makePdf(1) }],
-        Object.fromEntries(Object.entries(declarationOf(id).endpoint.fields)),
-      ),
-    );
-    expect(response.status).toBe(501);
-    const body = await errorOf(response);
-    expect(body.error.code).toBe("TOOL_NOT_AVAILABLE");
-    // With no tool of the path available, the refusal comes before the body and names no tool.
-    const anyAvailable = toolsAt(API_PATHS.pdfConvert).some((t) => TOOLS[t].available);
-    expect(body.error.context?.tool).toBe(anyAvailable ? id : undefined);
-  });
+  // The refusal mechanism stays for a tool declared before it is built (none is, today).
+  const unbuiltConvert = TOOL_IDS.find(
+    (t) => !TOOLS[t].available && TOOLS[t].endpoint.path === API_PATHS.pdfConvert,
+  );
+  it.runIf(unbuiltConvert !== undefined)(
+    "answer 501 for a task-style convert naming an unavailable tool in a form field",
+    async () => {
+      const client = new ApiClient();
+      const id = unbuiltConvert;
+      if (id === undefined) return;
+      const response = await client.send(
+        "POST",
+        API_PATHS.pdfConvert,
+        form(
+          "file",
+          [{ name: "a.pdf", bytes: makePdf(1) }],
+          Object.fromEntries(Object.entries(declarationOf(id).endpoint.fields)),
+        ),
+      );
+      expect(response.status).toBe(501);
+      const body = await errorOf(response);
+      expect(body.error.code).toBe("TOOL_NOT_AVAILABLE");
+      // With no tool of the path available, the refusal comes before the body and names no tool.
+      const anyAvailable = toolsAt(API_PATHS.pdfConvert).some((t) => TOOLS[t].available);
+      expect(body.error.context?.tool).toBe(anyAvailable ? id : undefined);
+    },
+  );
 });

@@ -1,5 +1,5 @@
 import { FILE_KINDS } from "../../contract/index.ts";
-import { inputKey } from "../task-files.ts";
+import { extraInputKey, inputKey } from "../task-files.ts";
 import type { FileSink, ReceivedFile, StoredInput } from "./types.ts";
 
 /**
@@ -76,13 +76,17 @@ async function store(bucket: R2Bucket, key: string, file: ReceivedFile): Promise
   }
 }
 
-/** Stores each file under `tasks/{taskId}/in/{index}` as it arrives. */
+/**
+ * Stores each file as it arrives: a main file under `tasks/{taskId}/in/{index}`, the file of an
+ * extra field under `tasks/{taskId}/in/field-{field}`.
+ */
 export function r2Sink(bucket: R2Bucket, taskId: string): FileSink<StoredInput> {
   return {
     async keep(file) {
-      const key = inputKey(taskId, file.index);
+      const key = file.field === undefined ? inputKey(taskId, file.index) : extraInputKey(taskId, file.field);
       const size = await store(bucket, key, file);
-      return { key, name: file.name, size, kind: file.kind };
+      const stored = { key, name: file.name, size, kind: file.kind };
+      return file.field === undefined ? stored : { ...stored, field: file.field };
     },
     async discard(kept) {
       if (kept.length > 0) await bucket.delete(kept.map((input) => input.key));

@@ -1,8 +1,14 @@
-import { AppError, type FileKind, SNIFF_BYTES, sniffFileKind } from "../../contract/index.ts";
+import {
+  AppError,
+  type ExtraFileInput,
+  type FileKind,
+  SNIFF_BYTES,
+  sniffFileKind,
+} from "../../contract/index.ts";
 import { uploadedName } from "../file-names.ts";
 import { drainBound } from "./drain.ts";
 import { imageHeadSize, isImageKind, MAX_IMAGE_HEAD_BYTES } from "./image-head.ts";
-import { boundaryOf, MultipartError, MultipartReader } from "./multipart-reader.ts";
+import { boundaryOf, MultipartError, MultipartReader, type PartHead } from "./multipart-reader.ts";
 import type { FileSink, ReceivedFile, Upload, UploadPlan } from "./types.ts";
 
 /** Room for option fields and multipart framing on top of the file bytes. */
@@ -10,13 +16,33 @@ const MAX_TEXT_FIELDS = 16;
 const MAX_TEXT_FIELD_BYTES = 4096;
 const MAX_PART_HEADER_BYTES = 8192;
 
+const extraFields = (plan: UploadPlan) => Object.values(plan.extraFiles ?? {});
+
 function framingAllowance(plan: UploadPlan): number {
-  return (plan.maxFiles + MAX_TEXT_FIELDS) * MAX_PART_HEADER_BYTES + MAX_TEXT_FIELDS * MAX_TEXT_FIELD_BYTES;
+  const fileParts = plan.maxFiles + extraFields(plan).length;
+  return (fileParts + MAX_TEXT_FIELDS) * MAX_PART_HEADER_BYTES + MAX_TEXT_FIELDS * MAX_TEXT_FIELD_BYTES;
 }
 
-const fileTooLarge = (plan: UploadPlan) =>
-  new AppError("FILE_TOO_LARGE", "A file is larger than allowed", { max_file_bytes: plan.maxFileBytes });
-const totalTooLarge = (plan: UploadPlan) =>
+/** The most all files of one request may hold: the main files and one file per extra field. */
+function maxBodyFileBytes(plan: UploadPlan): number {
+  return plan.maxTotalBytes + extraFields(plan).reduce((sum, extra) => sum + extra.maxFileBytes, 0);
+}
+
+/** What one file must be: its kinds and limits, and where a refusal points (`file_index` or `field`). */
+interface FileRules {
+  readonly kinds: readonly FileKind[];
+  readonly maxFileBytes: number;
+  readonly maxTotalBytes: number;
+  readonly maxPixels?: number | undefined;
+  readonly field?: string;
+}
+
+const fileTooLarge = (rules: FileRules) =>
+  new AppError("FILE_TOO_LARGE", "A file is larger than allowed", {
+    max_file_bytes: rules.maxFileBytes,
+    ...(rules.field === undefined ? {} : { field: rules.field }),
+  });
+const totalTooLarge = (plan: { maxTotalBytes: number }) =>
   new AppError("FILE_TOO_LARGE", "The files together are larger than allowed", {
     max_total_bytes: plan.maxTotalBytes,
   });
@@ -30,7 +56,7 @@ function checkHeaders(request: Request, plan: UploadPlan): string {
     throw new AppError("BAD_REQUEST", "Expected a multipart/form-data body");
   }
   const declared = Number(request.headers.get("Content-Length") ?? Number.NaN);
-  if (Number.isFinite(declared) && declared > plan.maxTotalBytes + framingAllowance(plan)) {
+  if (Number.isFinite(declared) && declared > maxBodyFileBytes(plan) + framingAllowance(plan)) {
     throw totalTooLarge(plan);
   }
   return boundary;
@@ -40,13 +66,13 @@ function checkHeaders(request: Request, plan: UploadPlan): string {
 class FileBytes {
   #size = 0;
   readonly reader: MultipartReader;
-  readonly plan: UploadPlan;
-  /** Shared by the files of one upload. */
+  readonly rules: FileRules;
+  /** Shared by the files counted together (the main files of one upload). */
   readonly total: { bytes: number };
 
-  constructor(reader: MultipartReader, plan: UploadPlan, total: { bytes: number }) {
+  constructor(reader: MultipartReader, rules: FileRules, total: { bytes: number }) {
     this.reader = reader;
-    this.plan = plan;
+    this.rules = rules;
     this.total = total;
   }
 
@@ -55,8 +81,8 @@ class FileBytes {
     if (chunk === null) return null;
     this.#size += chunk.length;
     this.total.bytes += chunk.length;
-    if (this.#size > this.plan.maxFileBytes) throw fileTooLarge(this.plan);
-    if (this.total.bytes > this.plan.maxTotalBytes) throw totalTooLarge(this.plan);
+    if (this.#size > this.rules.maxFileBytes) throw fileTooLarge(this.rules);
+    if (this.total.bytes > this.rules.maxTotalBytes) throw totalTooLarge(this.rules);
     return chunk;
   }
 
@@ -102,11 +128,11 @@ async function readField(reader: MultipartReader): Promise<string> {
   return new TextDecoder().decode(join(chunks, length));
 }
 
-function checkKind(head: Uint8Array, name: string, plan: UploadPlan): FileKind {
+function checkKind(head: Uint8Array, name: string, rules: FileRules): FileKind {
   const kind = sniffFileKind(head.subarray(0, SNIFF_BYTES), name);
-  if (kind === null || !plan.kinds.includes(kind)) {
+  if (kind === null || !rules.kinds.includes(kind)) {
     throw new AppError("UNSUPPORTED_FILE_TYPE", "This file type is not accepted here", {
-      expected: plan.kinds.join(", "),
+      expected: rules.kinds.join(", "),
     });
   }
   return kind;
@@ -143,20 +169,52 @@ async function checkFile(
   bytes: FileBytes,
   head: { bytes: Uint8Array; ended: boolean },
   name: string,
-  plan: UploadPlan,
+  rules: FileRules,
 ): Promise<{ kind: FileKind; start: Uint8Array }> {
-  const kind = checkKind(head.bytes, name, plan);
+  const kind = checkKind(head.bytes, name, rules);
   const start =
-    plan.maxPixels !== undefined && isImageKind(kind)
-      ? await checkPixels(bytes, head, plan.maxPixels, kind)
+    rules.maxPixels !== undefined && isImageKind(kind)
+      ? await checkPixels(bytes, head, rules.maxPixels, kind)
       : head.bytes;
   return { kind, start };
 }
 
-/** A refusal of one file names it by its position in the upload (`file_index`), for the client. */
-function naming(error: unknown, fileIndex: number): unknown {
+/**
+ * A refusal of one file names it, for the client: by its position in the upload (`file_index`), or
+ * by its field when it came in an extra file field (`field`).
+ */
+function naming(error: unknown, where: { file_index: number } | { field: string }): unknown {
   if (!(error instanceof AppError)) return error;
-  return new AppError(error.code, error.message, { ...error.context, file_index: fileIndex }, error.detail);
+  return new AppError(error.code, error.message, { ...error.context, ...where }, error.detail);
+}
+
+/** The rules of an extra file field: its own kinds and limits, counted apart from the main files. */
+function extraRules(field: string, extra: ExtraFileInput): FileRules {
+  return {
+    kinds: extra.kinds,
+    maxFileBytes: extra.maxFileBytes,
+    maxTotalBytes: extra.maxFileBytes,
+    maxPixels: extra.maxPixels,
+    field,
+  };
+}
+
+/** The extra file field `name` of the plan, if it declares one. */
+function extraField(plan: UploadPlan, name: string): ExtraFileInput | undefined {
+  const extras = plan.extraFiles ?? {};
+  return Object.hasOwn(extras, name) ? extras[name] : undefined;
+}
+
+/** Where a file part goes: the main file field, or one of the plan's extra file fields. */
+function fileRulesFor(plan: UploadPlan, part: PartHead): FileRules {
+  if (part.name === plan.fileField) return plan;
+  const extra = part.name === undefined ? undefined : extraField(plan, part.name);
+  if (part.name === undefined || extra === undefined) {
+    throw new AppError("BAD_REQUEST", "Unexpected file field", {
+      expected_field: [plan.fileField, ...Object.keys(plan.extraFiles ?? {})].join(", "),
+    });
+  }
+  return extraRules(part.name, extra);
 }
 
 /**
@@ -177,8 +235,11 @@ export async function receiveUpload<T>(
     maxHeaderBytes: MAX_PART_HEADER_BYTES,
   });
   const kept: T[] = [];
+  const extras: T[] = [];
+  const extrasSeen = new Set<string>();
   const fields: Record<string, string> = {};
   const total = { bytes: 0 };
+  const maxParts = plan.maxFiles + extraFields(plan).length + MAX_TEXT_FIELDS;
   let parts = 0;
   let textFields = 0;
   try {
@@ -187,31 +248,46 @@ export async function receiveUpload<T>(
       if (part.filename === undefined && ++textFields > MAX_TEXT_FIELDS) {
         throw new AppError("BAD_REQUEST", "Too many form fields", { max_fields: MAX_TEXT_FIELDS });
       }
-      if (++parts > plan.maxFiles + MAX_TEXT_FIELDS) throw tooManyFiles(plan);
+      if (++parts > maxParts) throw tooManyFiles(plan);
       if (part.name === undefined) continue;
       if (part.filename === undefined) {
         fields[part.name] = await readField(reader);
         continue;
       }
-      if (part.name !== plan.fileField) {
-        throw new AppError("BAD_REQUEST", "Unexpected file field", { expected_field: plan.fileField });
-      }
-      const bytes = new FileBytes(reader, plan, total);
+      const rules = fileRulesFor(plan, part);
+      const field = rules.field;
+      // Extra fields count their one file on their own; the main files share the plan's total.
+      const bytes = new FileBytes(reader, rules, field === undefined ? total : { bytes: 0 });
       const head = await bytes.head(new Uint8Array(0), SNIFF_BYTES);
       // A file input left empty arrives as a part without a name and without bytes.
       if (head.ended && head.bytes.length === 0 && part.filename === "") continue;
-      if (kept.length >= plan.maxFiles) throw tooManyFiles(plan);
+      if (field !== undefined && extrasSeen.has(field)) {
+        throw new AppError("TOO_MANY_FILES", "One file per field", { max_files: 1, field });
+      }
+      if (field === undefined && kept.length >= plan.maxFiles) throw tooManyFiles(plan);
       const name = uploadedName(part.filename);
-      const { kind, start } = await checkFile(bytes, head, name, plan).catch((error: unknown) => {
-        throw naming(error, kept.length);
+      const where = field === undefined ? { file_index: kept.length } : { field };
+      const { kind, start } = await checkFile(bytes, head, name, rules).catch((error: unknown) => {
+        throw naming(error, where);
       });
-      const file: ReceivedFile = { index: kept.length, name, kind, chunks: bytes.chunks(start) };
-      kept.push(await sink.keep(file));
+      const index = field === undefined ? kept.length : extras.length;
+      const file: ReceivedFile = {
+        index,
+        name,
+        kind,
+        chunks: bytes.chunks(start),
+        ...(field ? { field } : {}),
+      };
+      if (field === undefined) kept.push(await sink.keep(file));
+      else {
+        extrasSeen.add(field);
+        extras.push(await sink.keep(file));
+      }
     }
     if (kept.length === 0) throw new AppError("NO_FILE", "No file was uploaded");
-    return { files: kept, fields };
+    return { files: kept, extras, fields };
   } catch (error) {
-    await sink.discard(kept);
+    await sink.discard([...kept, ...extras]);
     // Bounded: checkHeaders refused any declared length over the plan's limits.
     await reader.drain(drainBound(request));
     if (error instanceof MultipartError) throw new AppError("BAD_REQUEST", "Malformed multipart body");

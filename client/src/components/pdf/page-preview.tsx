@@ -11,7 +11,7 @@ export interface PageSize {
 }
 
 /** The displayed size of page `page` of `file` as pdf.js reads it, or null until it is known. */
-function usePageSize(file: File, page: number): PageSize | null {
+export function usePageSize(file: File, page: number): PageSize | null {
   const [size, setSize] = useState<PageSize | null>(null);
   useEffect(() => {
     let live = true;

@@ -36,6 +36,7 @@ export function runTask(
   files: readonly File[],
   fields: Readonly<Record<string, string>>,
   handlers: { onPhase: (phase: TaskPhase) => void; onError: (error: ApiError) => void },
+  extraFiles: Readonly<Record<string, File>> = {},
 ): () => void {
   const controller = new AbortController();
   let stopPolling: (() => void) | null = null;
@@ -46,6 +47,7 @@ export function runTask(
     try {
       taskId = await startTask(tool, files, fields, {
         signal: controller.signal,
+        extraFiles,
         onUploadProgress: (percent) => onPhase({ name: "uploading", percent }),
       });
     } catch (error) {
@@ -95,16 +97,26 @@ export function useToolTask(tool: TaskTool, onError: (error: ApiError) => void) 
   useEffect(() => cancel, [cancel]);
 
   const run = useCallback(
-    async (files: readonly File[], fields: Readonly<Record<string, string>> = {}) => {
+    async (
+      files: readonly File[],
+      fields: Readonly<Record<string, string>> = {},
+      extraFiles: Readonly<Record<string, File>> = {},
+    ) => {
       cancel();
       if (!(await awaitFreeToolAccess(freeConversionsUsedUpToday))) return;
-      stop.current = runTask(tool, files, fields, {
-        onPhase: setPhase,
-        onError: (error) => {
-          setPhase({ name: "idle" });
-          onErrorRef.current(error);
+      stop.current = runTask(
+        tool,
+        files,
+        fields,
+        {
+          onPhase: setPhase,
+          onError: (error) => {
+            setPhase({ name: "idle" });
+            onErrorRef.current(error);
+          },
         },
-      });
+        extraFiles,
+      );
     },
     [cancel, tool],
   );

@@ -14,6 +14,8 @@ export interface StartTaskOptions {
   /** Upload progress, 0–100. */
   onUploadProgress?: (percent: number) => void;
   signal?: AbortSignal;
+  /** Files of the tool's extra file fields (its declaration's `input.extraFiles`), by field. */
+  extraFiles?: Readonly<Record<string, File>>;
 }
 
 function upload(
@@ -58,7 +60,8 @@ function upload(
 
 /**
  * Starts a task for a tool: a multipart POST to the tool's endpoint with its fixed fields, the given
- * option fields and the files under the tool's file field, in order. Resolves with the task id.
+ * option fields, the files under the tool's file field, in order, and the files of its extra file
+ * fields. Resolves with the task id.
  */
 export function startTask(
   tool: TaskTool,
@@ -71,6 +74,7 @@ export function startTask(
     const form = new FormData();
     for (const [name, value] of Object.entries({ ...fields, ...endpoint.fields })) form.append(name, value);
     for (const file of files) form.append(endpoint.fileField, file, file.name);
+    for (const [field, file] of Object.entries(options.extraFiles ?? {})) form.append(field, file, file.name);
     return form;
   };
   return withCsrf((headers) => upload(endpoint.path, build(), headers, options));
