@@ -1,8 +1,9 @@
 /**
- * Page tools benchmark: Organize (every page in reverse, every other turned), Add page numbers
- * ("Page n of N", every page) and Add watermark (diagonal, tiled) on the corpus PDFs of about 300
- * pages, engines alone in this process, beside `qpdf` doing the same reorder and turns. Median of
- * three runs. Run: `npm run bench:page-tools` (needs ../shared/corpus and qpdf).
+ * Page tools benchmark: Organize (every page in reverse, the odd source pages turned), Add page
+ * numbers ("Page n of N", every page) and Add watermark (Hindi and Latin text, diagonal, tiled; and
+ * a 600 × 300 PNG with transparency, centred) on the corpus PDFs of about 300 pages, engines alone
+ * in this process, beside `qpdf` doing the same reorder and turns. Median of three runs. Run:
+ * `npm run bench:page-tools` (needs ../shared/corpus and qpdf).
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -10,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as mupdf from "mupdf";
+import { halfTransparentPng } from "../tests/container/fixtures.ts";
 import { organizePdf } from "../tools/organize-pdf/organize.ts";
 import { addPageNumbers } from "../tools/page-numbers/page-numbers.ts";
 import numbersTool from "../tools/page-numbers/tool.ts";
@@ -56,7 +58,8 @@ async function main() {
           ".",
           "z-1",
           "--",
-          "--rotate=+90:1-z:odd",
+          // Output page k holds source page pages - k + 1: odd sources sit where k has pages' parity.
+          `--rotate=+90:1-z:${pages % 2 === 0 ? "even" : "odd"}`,
           join(work, "out.pdf"),
         ]);
         if (run.status !== 0 && run.status !== 3) throw new Error(`qpdf exited with ${run.status}`);
@@ -65,9 +68,14 @@ async function main() {
       const numbering = await timed(() => addPageNumbers(input, numbers, () => {}));
       const mark = watermarkTool.options.parse({ text: "गोपनीय DRAFT", position: "tiled" });
       const watermarking = await timed(() => addWatermark(input, mark, () => {}));
+      const logo = {
+        image: { name: "logo.png", kind: "png" as const, bytes: await halfTransparentPng(600, 300) },
+      };
+      const imageMark = watermarkTool.options.parse({ rotation: "0", opacity: "0.5" });
+      const imageWatermarking = await timed(() => addWatermark(input, imageMark, () => {}, logo));
       const ms = (value: number) => `${Math.round(value)} ms`;
       console.log(
-        `${file} (${pages} pages): organize ${ms(organize)} (qpdf ${ms(qpdf)}), page numbers ${ms(numbering)}, watermark ${ms(watermarking)}`,
+        `${file} (${pages} pages): organize ${ms(organize)} (qpdf ${ms(qpdf)}), page numbers ${ms(numbering)}, text watermark ${ms(watermarking)}, image watermark ${ms(imageWatermarking)}`,
       );
     }
   } finally {

@@ -104,6 +104,14 @@ describe("Add watermark", () => {
     expect(error.context).toEqual({ watermark_error: "textRequired" });
   });
 
+  it("names the image field when the image cannot be decoded", async () => {
+    const png = await halfTransparentPng(20, 10);
+    const error = await engineFailure(watermark(textPdf("Report", 1), {}, png.slice(0, 60)));
+    expect(error.code).toBe("IMAGE_DAMAGED");
+    expect(error.context).toMatchObject({ field: "image" });
+    expect(error.context).not.toHaveProperty("file_index");
+  });
+
   it("refuses a text and an image together", async () => {
     const error = await engineFailure(
       watermark(textPdf("Report", 1), { text: "DRAFT" }, await halfTransparentPng(20, 10)),

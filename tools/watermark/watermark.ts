@@ -130,7 +130,12 @@ function centresOf(
 
 /** The image as a form XObject of `doc` whose box is its displayed size in pixels (EXIF orientation applied). */
 async function imageMark(doc: mupdf.PDFDocument, image: EngineInput): Promise<Mark> {
-  const [embedded] = await new ImageEmbedder(doc).embed(image.bytes, 1);
+  const [embedded] = await new ImageEmbedder(doc).embed(image.bytes, 0).catch((error: unknown) => {
+    // Named by its field, as the upload names an extra file (file_index counts the PDFs).
+    if (!(error instanceof AppError)) throw error;
+    const { file_index: _, ...context } = error.context ?? {};
+    throw new AppError(error.code, error.message, { ...context, field: "image" }, error.detail);
+  });
   if (embedded === undefined) throw new Error("The watermark image gave no picture.");
   const turned = embedded.orientation >= 5;
   const width = turned ? embedded.height : embedded.width;
