@@ -9,14 +9,14 @@
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { AppError, type ContainerToolId, declarationOf, TOOLS } from "../../contract/index.ts";
+import { AppError, type ContainerToolId, TOOLS } from "../../contract/index.ts";
 import { inspectPdf } from "../../engines/pdf/inspect.ts";
-import { checkPageLimit } from "../../engines/pdf/page-limit.ts";
+import { decryptOpenableInputs } from "../../engines/pdf/qpdf-decrypt.ts";
 import { warmRenderThreads } from "../../engines/pdf/render-threads.ts";
-import { inputPasswords, unlockInputs } from "../../engines/pdf/unlock-inputs.ts";
 import type { EngineInput, ToolHandler } from "../../engines/types.ts";
 import { handlers } from "./handlers.ts";
 import type { RunnerMessage, RunnerRequest, TaskResult, ToolTask } from "./job-protocol.ts";
+import { preparedInputs } from "./prepared-inputs.ts";
 
 function send(message: RunnerMessage): void {
   process.send?.(message);
@@ -26,8 +26,7 @@ async function runTool(task: ToolTask, id: number): Promise<TaskResult> {
   const read: EngineInput[] = await Promise.all(
     task.files.map(async (file) => ({ name: file.name, kind: file.kind, bytes: await readFile(file.path) })),
   );
-  // Protected input PDFs are opened with the passwords the request gave, before the tool runs.
-  const inputs = unlockInputs(read, inputPasswords(TOOLS[task.tool], task.options, read.length));
+  const inputs = await preparedInputs(task.tool, task.options, read);
   let reported = -1;
   const progress = (percent: number) => {
     const value = Math.min(100, Math.max(0, Math.floor(percent)));
@@ -35,7 +34,6 @@ async function runTool(task: ToolTask, id: number): Promise<TaskResult> {
     reported = value;
     send({ type: "progress", id, percent: value });
   };
-  checkPageLimit(inputs, declarationOf(task.tool).input.maxPages);
   const handler = handlers[task.tool] as ToolHandler<ContainerToolId>;
   const output = await handler(inputs, task.options, progress);
   const path = join(task.dir, "out-0");
@@ -56,8 +54,13 @@ function engineText(error: unknown): string {
 
 async function runTask(request: RunnerRequest): Promise<TaskResult> {
   try {
-    if (request.type === "inspect-pdf")
-      return { ok: true, ...inspectPdf(await readFile(request.path), request.password) };
+    if (request.type === "inspect-pdf") {
+      const [pdf] = await decryptOpenableInputs(
+        [{ name: "", kind: "pdf", bytes: await readFile(request.path) }],
+        [request.password],
+      );
+      return { ok: true, ...inspectPdf(pdf?.bytes ?? new Uint8Array(), request.password) };
+    }
     return await runTool(request, request.id);
   } catch (error) {
     if (error instanceof AppError) {
