@@ -136,7 +136,10 @@ const JOB_MEMORY_BYTES = DEFAULT_JOB_MEMORY_MB * 1024 * 1024;
 
 export async function pdfReference(file: string): Promise<PdfReference> {
   const info = await exec("pdfinfo", [file]);
-  const encrypted = /password/i.test(info.stderr);
+  const check = await exec("qpdf", ["--check", file]);
+  // pdfinfo asks for a password, or qpdf finds the empty one wrong (pdfinfo reads some handlers it
+  // does not support as unencrypted garbage: "Unsupported version/revision").
+  const encrypted = /password/i.test(info.stderr) || /invalid password/i.test(check.stderr);
   const pages = Number(/^Pages:\s+(\d+)/m.exec(info.stdout)?.[1] ?? Number.NaN);
   // Within a job's memory (1 GiB of address space): poppler says "Out of memory" on a stream that
   // decodes to more, as a JBIG2 page of 100,000 × 100,000 does.
@@ -144,7 +147,6 @@ export async function pdfReference(file: string): Promise<PdfReference> {
     info.code === 0
       ? await exec("prlimit", [`--as=${JOB_MEMORY_BYTES}`, "pdftotext", "-l", "30", file, "-"])
       : undefined;
-  const check = await exec("qpdf", ["--check", file]);
   return {
     clean: check.code === 0 || check.code === 3,
     readable: info.code === 0,

@@ -1,7 +1,7 @@
 /**
  * System programs the converter needs beside Node: Tesseract 5 and its models (PDF OCR and PDF to
  * Word's OCR run `tesseract`, engines/ocr/tesseract.ts) and qpdf (it opens, with the empty
- * password, the encrypted PDFs MuPDF cannot decrypt: engines/pdf/qpdf-decrypt.ts). `npm start` and
+ * password, the encrypted PDFs MuPDF cannot decrypt: engines/pdf/open-without-password.ts). `npm start` and
  * `npm test` install them
  * from apt when missing, as root; otherwise they stop with the command to run. The converter's
  * image (container/Dockerfile) installs the same packages.

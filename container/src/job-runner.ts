@@ -11,7 +11,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { AppError, type ContainerToolId, TOOLS } from "../../contract/index.ts";
 import { inspectPdf } from "../../engines/pdf/inspect.ts";
-import { decryptOpenableInputs } from "../../engines/pdf/qpdf-decrypt.ts";
+import { decryptOpenableInputs } from "../../engines/pdf/open-without-password.ts";
 import { warmRenderThreads } from "../../engines/pdf/render-threads.ts";
 import type { EngineInput, ToolHandler } from "../../engines/types.ts";
 import { handlers } from "./handlers.ts";

@@ -12,7 +12,7 @@ import { preparedInputs } from "../../container/src/prepared-inputs.ts";
 import { compressPdf } from "../../engines/pdf/compress.ts";
 import { jbig2PageSize, MAX_JBIG2_PIXELS } from "../../engines/pdf/decode-bombs.ts";
 import { imagesToPdf } from "../../engines/pdf/images-to-pdf.ts";
-import { openPdf, pageTexts, pdfInput, save, textPdfDocument } from "./fixtures.ts";
+import { openPdf, pageText, pageTexts, pdfInput, save, textPdfDocument } from "./fixtures.ts";
 
 const noProgress = () => {};
 
@@ -62,6 +62,44 @@ describe("a PDF that opens with the empty password", () => {
     expect(doc.countPages()).toBe(2);
     expect(pageTexts(doc).join(" ")).toContain("Open without a password");
     expect(output.bytes.length).toBeLessThanOrEqual(locked.length);
+  });
+});
+
+/**
+ * A PDF whose encryption covers only its attachments: the dictionary of a file MuPDF encrypted with
+ * the user password "x", its strings and streams set to `/Identity` and its crypt filter to the
+ * attachments' (`/EFF`, `/AuthEvent /EFOpen`), added by an incremental update to a PDF whose
+ * objects are plain, as such files are written.
+ */
+function attachmentsOnlyEncryptedPdf(label: string): Uint8Array {
+  const locked = openPdf(save(textPdfDocument("x", 1), "encrypt=aes-256,user-password=x,owner-password=y"));
+  const encrypt = locked.getTrailer().get("Encrypt");
+  encrypt.put("StmF", locked.newName("Identity"));
+  encrypt.put("StrF", locked.newName("Identity"));
+  encrypt.put("EFF", locked.newName("StdCF"));
+  encrypt.get("CF", "StdCF").put("AuthEvent", locked.newName("EFOpen"));
+  const plainDoc = textPdfDocument(label, 2);
+  const plain = new TextDecoder("latin1").decode(save(plainDoc, ""));
+  const number = plainDoc.countObjects();
+  const root = plainDoc.getTrailer().get("Root").asIndirect();
+  const previous = /startxref\s+(\d+)\s+%%EOF\s*$/.exec(plain)?.[1];
+  const object = `${number} 0 obj\n${String(encrypt)}\nendobj\n`;
+  const xref = plain.length + object.length;
+  const update =
+    `${object}xref\n${number} 1\n${String(plain.length).padStart(10, "0")} 00000 n \ntrailer\n` +
+    `<< /Size ${number + 1} /Root ${root} 0 R /Prev ${previous} /Encrypt ${number} 0 R /ID ${String(locked.getTrailer().get("ID"))} >>\n` +
+    `startxref\n${xref}\n%%EOF\n`;
+  return Uint8Array.from(plain + update, (c) => c.charCodeAt(0));
+}
+
+describe("a PDF whose encryption covers only its attachments", () => {
+  it("opens without a password, its pages and text as they are (it was PDF_ENCRYPTED)", async () => {
+    const bytes = attachmentsOnlyEncryptedPdf("Attachments only");
+    expect(openPdf(bytes).needsPassword()).toBe(true);
+    const [input] = await preparedInputs("merge-pdf", {}, [pdfInput("a.pdf", bytes)]);
+    const doc = openPdf(input?.bytes ?? new Uint8Array());
+    expect(doc.needsPassword()).toBe(false);
+    expect(pageTexts(doc)).toEqual([pageText("Attachments only", 0), pageText("Attachments only", 1)]);
   });
 });
 

@@ -4,18 +4,21 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { EngineInput } from "../types.ts";
 import { openPdfDocument } from "./open-pdf.ts";
+import { savePdf } from "./write-pdf.ts";
 
 /** qpdf exits 0 when clean and 3 with warnings only; either way the output is written. */
 const QPDF_WROTE = new Set([0, 3]);
 const QPDF_TIMEOUT_MS = 60_000;
 
 /**
- * Input PDFs that MuPDF finds locked although no password was given are handed to qpdf with the
- * empty password: some encryption MuPDF does not open is meant to open without one (an AES-256
- * file whose empty password is the owner's, as Bluebeam writes; a broken encryption dictionary a
- * repair finds on a file whose objects are not encrypted at all). When qpdf writes a decrypted copy
- * that MuPDF opens, the tool gets that; otherwise the input passes as it is and meets openPdf's
- * PDF_ENCRYPTED. qpdf never guesses a password: only the empty one is tried.
+ * Input PDFs that MuPDF finds locked although no password was given, yet are meant to open without
+ * one, are opened here; the others pass as they are and meet openPdf's PDF_ENCRYPTED:
+ * - encryption of the attachments alone (strings and streams `/Identity`, the attachments under
+ *   their own crypt filter, `/EFF`, often with `/AuthEvent /EFOpen`): the document is written
+ *   without encryption and without the attachments, which only their password opens;
+ * - otherwise qpdf, with the empty password: an AES-256 file whose empty password is the owner's
+ *   (as Bluebeam writes), a broken encryption dictionary on a file a repair finds.
+ * No password is ever guessed: only the empty one is tried.
  */
 export async function decryptOpenableInputs(
   inputs: readonly EngineInput[],
@@ -24,7 +27,7 @@ export async function decryptOpenableInputs(
   return Promise.all(
     inputs.map(async (input, index) => {
       if (input.kind !== "pdf" || passwords[index] !== undefined || !isLocked(input.bytes)) return input;
-      const decrypted = await qpdfDecrypt(input.bytes);
+      const decrypted = withoutEncryptedAttachments(input.bytes) ?? (await qpdfDecrypt(input.bytes));
       return decrypted !== undefined && !isLocked(decrypted) ? { ...input, bytes: decrypted } : input;
     }),
   );
@@ -40,6 +43,31 @@ function isLocked(bytes: Uint8Array): boolean {
   }
   try {
     return pdf.needsPassword();
+  } finally {
+    pdf.destroy();
+  }
+}
+
+/**
+ * The document without its encryption when only its attachments are encrypted (strings and streams
+ * `/Identity`), the attachments removed; undefined for any other encryption.
+ */
+function withoutEncryptedAttachments(bytes: Uint8Array): Uint8Array | undefined {
+  const pdf = openPdfDocument(bytes, 0);
+  try {
+    const trailer = pdf.getTrailer();
+    const encrypt = trailer.get("Encrypt");
+    const identity = (key: string) => {
+      const filter = encrypt.get(key);
+      return filter.isName() && filter.asName() === "Identity";
+    };
+    if (!identity("StmF") || !identity("StrF")) return undefined;
+    trailer.delete("Encrypt");
+    const names = trailer.get("Root", "Names");
+    if (names.isDictionary()) names.delete("EmbeddedFiles");
+    return savePdf(pdf, "garbage=compact");
+  } catch {
+    return undefined;
   } finally {
     pdf.destroy();
   }
