@@ -34,6 +34,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { unzipSync } from "fflate";
 import sharp, { type Metadata } from "sharp";
+import { DEFAULT_JOB_MEMORY_MB } from "../container/src/limits.ts";
 import {
   API_PATHS,
   downloadPath,
@@ -131,20 +132,32 @@ export interface PdfReference {
   readonly hasText: boolean;
   /** `qpdf --check` passes (exit 0 or 3, warnings only): else an output may keep what it finds. */
   readonly clean: boolean;
+  /** pdftotext runs out of a job's memory on it (a stream that decodes to more than a job holds). */
+  readonly outOfMemory: boolean;
 }
+
+const JOB_MEMORY_BYTES = DEFAULT_JOB_MEMORY_MB * 1024 * 1024;
 
 export async function pdfReference(file: string): Promise<PdfReference> {
   const info = await exec("pdfinfo", [file]);
-  const encrypted = /password/i.test(info.stderr);
-  const pages = Number(/^Pages:\s+(\d+)/m.exec(info.stdout)?.[1] ?? Number.NaN);
-  const text = info.code === 0 ? await exec("pdftotext", ["-l", "30", file, "-"]) : undefined;
   const check = await exec("qpdf", ["--check", file]);
+  // pdfinfo asks for a password, or qpdf finds the empty one wrong (pdfinfo reads some handlers it
+  // does not support as unencrypted garbage: "Unsupported version/revision").
+  const encrypted = /password/i.test(info.stderr) || /invalid password/i.test(check.stderr);
+  const pages = Number(/^Pages:\s+(\d+)/m.exec(info.stdout)?.[1] ?? Number.NaN);
+  // Within a job's memory (1 GiB of address space): poppler says "Out of memory" on a stream that
+  // decodes to more, as a JBIG2 page of 100,000 × 100,000 does.
+  const text =
+    info.code === 0
+      ? await exec("prlimit", [`--as=${JOB_MEMORY_BYTES}`, "pdftotext", "-l", "30", file, "-"])
+      : undefined;
   return {
     clean: check.code === 0 || check.code === 3,
     readable: info.code === 0,
     encrypted,
     pages: Number.isFinite(pages) ? pages : undefined,
     hasText: (text?.stdout.trim().length ?? 0) > 0,
+    outOfMemory: /out of memory/i.test(text?.stderr ?? ""),
   };
 }
 
@@ -596,6 +609,8 @@ export function agreement(
       return !pdf.readable && !pdf.encrypted ? "pdfinfo cannot read it either" : null;
     if (code === "PDF_NO_PAGES") return pdf.pages === 0 || !pdf.readable ? "pdfinfo finds no pages" : null;
     if (code === "PDF_NO_TEXT") return !pdf.hasText ? "pdftotext finds no text" : null;
+    if (code === "IMAGE_TOO_LARGE")
+      return pdf.outOfMemory ? "pdftotext runs out of a job's memory on it too" : null;
     return null;
   }
   if (image) {

@@ -91,6 +91,11 @@ export const statusQuerySchema = z.object({
 });
 export type StatusQuery = z.infer<typeof statusQuerySchema>;
 
+/** Path parameters of a task's routes (status, download, delete). */
+export const taskIdParamsSchema = z.object({ taskId: z.string() });
+/** Query of a download: `file` picks one result of several (0-based, default the first). */
+export const downloadQuerySchema = z.object({ file: z.coerce.number().int().min(0).max(9999).optional() });
+
 /** Client polling (spec §9): first check immediate, then 3000 ms growing ×1.5 up to 8000 ms. */
 export const POLLING = { initialIntervalMs: 3000, maxIntervalMs: 8000, backoffFactor: 1.5 } as const;
 

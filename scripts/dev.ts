@@ -1,7 +1,7 @@
 /** `npm start`: builds the client, starts converter + Worker locally, prints the URL; Ctrl-C stops both. */
 import { join } from "node:path";
 import { buildClient, ROOT, startStack } from "./stack.ts";
-import { ensureTesseract } from "./system-packages.ts";
+import { ensureSystemPackages } from "./system-packages.ts";
 import { writeToolCatalog, writeToolRegistry } from "./tool-registry.ts";
 
 const started = performance.now();
@@ -11,8 +11,8 @@ const converterPort = Number(process.env.CONVERTER_PORT ?? 8790);
 writeToolRegistry();
 await writeToolCatalog();
 await buildClient();
-// The converter's OCR runs Tesseract: installed from apt when missing (as root), else a clear stop.
-await ensureTesseract();
+// The converter runs Tesseract (OCR) and qpdf: installed from apt when missing (as root), else a clear stop.
+await ensureSystemPackages();
 const stack = await startStack({ port, converterPort, persistTo: join(ROOT, ".wrangler/state") });
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
 console.log(`\n  Site ready in ${seconds} s at ${stack.url}  (converter on 127.0.0.1:${converterPort})`);

@@ -1,6 +1,8 @@
 /**
  * System programs the converter needs beside Node: Tesseract 5 and its models (PDF OCR and PDF to
- * Word's OCR run `tesseract`, engines/ocr/tesseract.ts). `npm start` and `npm test` install them
+ * Word's OCR run `tesseract`, engines/ocr/tesseract.ts) and qpdf (it opens, with the empty
+ * password, the encrypted PDFs MuPDF cannot decrypt: engines/pdf/open-without-password.ts). `npm start` and
+ * `npm test` install them
  * from apt when missing, as root; otherwise they stop with the command to run. The converter's
  * image (container/Dockerfile) installs the same packages.
  */
@@ -12,6 +14,8 @@ import { run } from "./stack.ts";
 const MODELS = [...new Set(Object.values(TESSERACT_MODELS)), "osd"];
 /** Debian's packages for them (each model is `tesseract-ocr-<model>`). */
 export const TESSERACT_PACKAGES = ["tesseract-ocr", ...MODELS.map((model) => `tesseract-ocr-${model}`)];
+/** Every apt package the converter runs: Tesseract's and qpdf. */
+export const SYSTEM_PACKAGES = [...TESSERACT_PACKAGES, "qpdf"];
 
 /** Models `tesseract --list-langs` does not list (all of them when Tesseract is missing). */
 function missingModels(): string[] {
@@ -21,14 +25,15 @@ function missingModels(): string[] {
   return MODELS.filter((model) => !installed.has(model));
 }
 
-export async function ensureTesseract(): Promise<void> {
+export async function ensureSystemPackages(): Promise<void> {
   const missing = missingModels();
+  if (spawnSync("qpdf", ["--version"]).status !== 0) missing.push("qpdf");
   if (missing.length === 0) return;
-  const command = `apt-get install -y ${TESSERACT_PACKAGES.join(" ")}`;
+  const command = `apt-get install -y ${SYSTEM_PACKAGES.join(" ")}`;
   if (process.getuid?.() !== 0)
-    throw new Error(`Tesseract OCR models missing (${missing.join(", ")}): run "sudo ${command}"`);
+    throw new Error(`System packages missing (${missing.join(", ")}): run "sudo ${command}"`);
   await run("apt-get", ["update", "-qq"]);
-  await run("apt-get", ["install", "-y", "-qq", "--no-install-recommends", ...TESSERACT_PACKAGES], {
+  await run("apt-get", ["install", "-y", "-qq", "--no-install-recommends", ...SYSTEM_PACKAGES], {
     ...process.env,
     DEBIAN_FRONTEND: "noninteractive",
   });

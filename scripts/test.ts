@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { buildClient, ROOT, run } from "./stack.ts";
-import { ensureTesseract } from "./system-packages.ts";
+import { ensureSystemPackages } from "./system-packages.ts";
 import { writeToolCatalog, writeToolRegistry } from "./tool-registry.ts";
 
 const node = process.execPath;
@@ -75,7 +75,7 @@ for (const project of ["contract", "worker", "container", "client"]) {
 }
 results.push(await step("lint (biome)", () => run(node, [bin("@biomejs/biome", "bin/biome"), "check", "."])));
 results.push(await step("build client", buildClient));
-results.push(await step("install Tesseract OCR if missing", ensureTesseract));
+results.push(await step("install Tesseract OCR and qpdf if missing", ensureSystemPackages));
 results.push(
   await step("unit + container + worker tests", () => vitest("core.json", ["unit", "container", "worker"])),
 );

@@ -4,15 +4,17 @@
  * the OpenAPI document is generated from the same objects, so the two cannot drift apart.
  */
 import type { OpenAPIHono, RouteConfig } from "@hono/zod-openapi";
-import type { Handler } from "hono";
+import type { Handler, MiddlewareHandler } from "hono";
 import { z } from "zod";
 import { adminMessagesPageSchema, contactReceiptSchema } from "../contract/contact.ts";
 import {
   API_PATHS,
+  AppError,
   csrfTokenResponseSchema,
   declarationOf,
   deleteTaskResponseSchema,
   downloadPath,
+  downloadQuerySchema,
   type ErrorCode,
   errorEnvelopeSchema,
   errorStatus,
@@ -25,6 +27,7 @@ import {
   statusQuerySchema,
   TOOLS,
   type ToolId,
+  taskIdParamsSchema,
   taskPath,
   taskStartResponseSchema,
   taskStatusSchema,
@@ -108,7 +111,7 @@ const JOB_ERRORS: readonly ErrorCode[] = [
   "JOB_TIMEOUT",
 ];
 const csrfHeader = z.object({ "X-CSRF-Token": z.string() });
-const taskIdParams = z.object({ taskId: z.string() });
+const taskIdParams = taskIdParamsSchema;
 
 /** The multipart body of one tool: its options (with defaults), fixed fields and files. */
 function toolBody(id: ToolId): Json {
@@ -246,7 +249,7 @@ export function apiRoutes(): ApiRoute[] {
             summary: `Download the result of a ${type} task`,
             request: {
               params: taskIdParams,
-              query: z.object({ file: z.coerce.number().int().min(0).optional() }),
+              query: downloadQuerySchema,
             },
             responses: {
               200: {
@@ -331,10 +334,39 @@ export function componentSchemas(): Record<ComponentName, Json> {
   return Object.fromEntries(entries) as Record<ComponentName, Json>;
 }
 
+/**
+ * Refuses, as BAD_REQUEST, a request whose path parameters or query the route's documented schemas
+ * (`config.request.params`, `.query`) do not accept, before its handler runs: what the OpenAPI
+ * document shows is what is served. Handlers read the values with the same schema objects.
+ */
+export function documentedParameters(config: RouteConfig): MiddlewareHandler<AppEnv> {
+  const { params, query } = config.request ?? {};
+  return async (c, next) => {
+    for (const [schema, values, where] of [
+      [params, c.req.param(), "path parameters"],
+      [query, c.req.query(), "query"],
+    ] as const) {
+      const result = schema?.safeParse(values);
+      if (result !== undefined && !result.success) {
+        const fields = [...new Set(result.error.issues.map((issue) => String(issue.path[0] ?? "")))];
+        throw new AppError("BAD_REQUEST", `Invalid ${where}: ${fields.join(", ")}`, {
+          fields: fields.join(","),
+        });
+      }
+    }
+    await next();
+  };
+}
+
 /** Routes every API route on `app` and records it for the OpenAPI document. */
 export function registerApiRoutes(app: OpenAPIHono<AppEnv>): void {
   for (const { config, handler } of apiRoutes()) {
     app.openAPIRegistry.registerPath(config);
-    app.on(config.method.toUpperCase(), config.path.replaceAll(/\{(\w+)\}/g, ":$1"), handler);
+    app.on(
+      config.method.toUpperCase(),
+      config.path.replaceAll(/\{(\w+)\}/g, ":$1"),
+      documentedParameters(config),
+      handler,
+    );
   }
 }

@@ -2,11 +2,13 @@ import type { Context, Handler } from "hono";
 import {
   AppError,
   deleteTaskResponseSchema,
+  downloadQuerySchema,
   FILE_KINDS,
   STATUS_MAX_WAIT_SECONDS,
   statusQuerySchema,
   type TaskType,
   TOOLS,
+  taskIdParamsSchema,
   taskStatusSchema,
 } from "../contract/index.ts";
 import type { AppEnv, Env } from "./env.ts";
@@ -28,7 +30,7 @@ function notFound(): AppError {
  */
 async function findTask(c: Context<AppEnv>, type: TaskType, since?: number, waitMs = 0): Promise<TaskRecord> {
   await countTaskRead(c);
-  const taskId = c.req.param("taskId") ?? "";
+  const taskId = taskIdParamsSchema.safeParse(c.req.param()).data?.taskId ?? "";
   if (!(await isTaskId(c.env.CSRF_SECRET, taskId))) throw notFound();
   const record = await taskStub(c.env, taskId).watch(since, waitMs);
   if (record === null || TOOLS[record.tool].taskType !== type) throw notFound();
@@ -65,12 +67,12 @@ export function statusRoute(type: TaskType): Handler<AppEnv> {
   };
 }
 
-/** GET download: `?file=N` picks one result of several (default the first). */
+/** GET download: `?file=N` picks one result of several (default the first; contract downloadQuerySchema). */
 export function downloadRoute(type: TaskType): Handler<AppEnv> {
   return async (c) => {
-    const file = c.req.query("file") ?? "0";
-    if (!/^\d{1,4}$/.test(file)) throw new AppError("BAD_REQUEST", "file must be a result number");
-    return resultResponse(c.env, await findTask(c, type), Number(file));
+    const query = downloadQuerySchema.safeParse(c.req.query());
+    if (!query.success) throw new AppError("BAD_REQUEST", "file must be a result number");
+    return resultResponse(c.env, await findTask(c, type), query.data.file ?? 0);
   };
 }
 

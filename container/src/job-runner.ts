@@ -9,11 +9,10 @@
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { AppError, type ContainerToolId, declarationOf, TOOLS } from "../../contract/index.ts";
+import { AppError, type ContainerToolId, TOOLS } from "../../contract/index.ts";
 import { inspectPdf } from "../../engines/pdf/inspect.ts";
-import { checkPageLimit } from "../../engines/pdf/page-limit.ts";
+import { decryptOpenableInputs } from "../../engines/pdf/open-without-password.ts";
 import { warmRenderThreads } from "../../engines/pdf/render-threads.ts";
-import { inputPasswords, unlockInputs } from "../../engines/pdf/unlock-inputs.ts";
 import type { EngineInput, ExtraInputs, ToolHandler } from "../../engines/types.ts";
 import { handlers } from "./handlers.ts";
 import type {
@@ -24,6 +23,7 @@ import type {
   TaskResult,
   ToolTask,
 } from "./job-protocol.ts";
+import { preparedInputs } from "./prepared-inputs.ts";
 
 function send(message: RunnerMessage): void {
   process.send?.(message);
@@ -46,8 +46,7 @@ async function readExtras(files: readonly JobFile[]): Promise<ExtraInputs> {
 async function runTool(task: ToolTask, id: number): Promise<TaskResult> {
   const read = await Promise.all(task.files.filter((file) => file.field === undefined).map(readInput));
   const extras = await readExtras(task.files);
-  // Protected input PDFs are opened with the passwords the request gave, before the tool runs.
-  const inputs = unlockInputs(read, inputPasswords(TOOLS[task.tool], task.options, read.length));
+  const inputs = await preparedInputs(task.tool, task.options, read);
   let reported = -1;
   const progress = (percent: number) => {
     const value = Math.min(100, Math.max(0, Math.floor(percent)));
@@ -55,7 +54,6 @@ async function runTool(task: ToolTask, id: number): Promise<TaskResult> {
     reported = value;
     send({ type: "progress", id, percent: value });
   };
-  checkPageLimit(inputs, declarationOf(task.tool).input.maxPages);
   const handler = handlers[task.tool] as ToolHandler<ContainerToolId>;
   const output = await handler(inputs, task.options, progress, extras);
   const path = join(task.dir, "out-0");
@@ -76,8 +74,13 @@ function engineText(error: unknown): string {
 
 async function runTask(request: RunnerTask & { readonly id: number }): Promise<TaskResult> {
   try {
-    if (request.type === "inspect-pdf")
-      return { ok: true, ...inspectPdf(await readFile(request.path), request.password) };
+    if (request.type === "inspect-pdf") {
+      const [pdf] = await decryptOpenableInputs(
+        [{ name: "", kind: "pdf", bytes: await readFile(request.path) }],
+        [request.password],
+      );
+      return { ok: true, ...inspectPdf(pdf?.bytes ?? new Uint8Array(), request.password) };
+    }
     return await runTool(request, request.id);
   } catch (error) {
     if (error instanceof AppError) {

@@ -11,6 +11,7 @@ import { removePrivateData } from "./compress-private-data.ts";
 import { removeUnusedResources } from "./compress-resources.ts";
 import { redeflateStreams } from "./compress-streams.ts";
 import { isOutOfMemory, openPdf, wasRepaired } from "./open-pdf.ts";
+import { savePdf } from "./write-pdf.ts";
 
 /**
  * Lossless structure: unused objects dropped and renumbered, uncompressed streams (fonts and
@@ -52,7 +53,7 @@ export const compressPdf: EngineHandler<{ quality: CompressionLevelName }> = asy
       progress(Math.round(FONTS_DONE + share * (IMAGES_DONE - FONTS_DONE))),
     );
     redeflateStreams(pdf);
-    const saved = save(pdf);
+    const saved = savePdf(pdf, SAVE_OPTIONS);
     progress(100);
     const smaller = saved.length < input.bytes.length;
     const bytes = smaller ? saved : input.bytes;
@@ -87,16 +88,6 @@ function trySubsetFonts(pdf: mupdf.PDFDocument): boolean {
     return true;
   } catch {
     return false;
-  }
-}
-
-function save(pdf: mupdf.PDFDocument): Uint8Array {
-  const buffer = pdf.saveToBuffer(SAVE_OPTIONS);
-  try {
-    // The buffer views WASM memory that is freed with it: copy out before destroying.
-    return buffer.asUint8Array().slice();
-  } finally {
-    buffer.destroy();
   }
 }
 

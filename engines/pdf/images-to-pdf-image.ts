@@ -125,10 +125,18 @@ export class ImageEmbedder {
     return [{ ref, firstFrameOnly, ...placed }];
   }
 
-  /** Every page of a HEIC, AVIF, TIFF or BMP, decoded upright (orientation applied). */
+  /**
+   * Every page of a TIFF, or the one image of a HEIC, AVIF or BMP, decoded upright (orientation
+   * applied). A HEIF file may hold several top-level images (alternates, a collection) of which one
+   * is the primary, the image viewers show and the converters convert: only that one becomes a page.
+   */
   private async addPages(bytes: Uint8Array, kind: ImageInfo["kind"]): Promise<EmbeddedImage[]> {
     const readable = await sharpReadable(bytes, kind);
     try {
+      if (kind !== "tiff") {
+        const added = await this.addDecoded(sharp(readable, DECODE_OPTIONS).rotate());
+        return [{ ...added, orientation: 1, firstFrameOnly: false }];
+      }
       const pages = (await sharp(readable, DECODE_OPTIONS).metadata()).pages ?? 1;
       if (pages > MAX_TIFF_PAGES) {
         throw new AppError("TOO_MANY_PAGES", `The image has ${pages} pages.`, {

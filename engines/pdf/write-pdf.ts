@@ -2,15 +2,27 @@ import type * as mupdf from "mupdf";
 import { AppError } from "../../contract/index.ts";
 import { isOutOfMemory } from "./open-pdf.ts";
 
-/** The document saved with MuPDF's `options`, copied out of WASM memory. */
+/**
+ * The document saved with MuPDF's `options`, copied out of WASM memory. A save that does not choose
+ * its encryption writes none: MuPDF's default for a document opened encrypted (one that opens with
+ * the empty password, as many "protected" files do) drops the encryption dictionary yet keeps the
+ * streams encrypted, which left a compressed file with 0 readable pages.
+ */
 export function savePdf(document: mupdf.PDFDocument, options: string): Uint8Array {
-  const buffer = document.saveToBuffer(options);
+  const buffer = document.saveToBuffer(withEncryption(options));
   try {
     // The buffer views WASM memory that is freed with it: copy out before destroying.
     return buffer.asUint8Array().slice();
   } finally {
     buffer.destroy();
   }
+}
+
+/** `options` with `encrypt=none` added when they do not name an encryption (text or JSON form). */
+export function withEncryption(options: string): string {
+  if (/"?encrypt"?\s*[=:]/.test(options)) return options;
+  if (options.trimStart().startsWith("{")) return JSON.stringify({ ...JSON.parse(options), encrypt: "none" });
+  return options === "" ? "encrypt=none" : `${options},encrypt=none`;
 }
 
 /**

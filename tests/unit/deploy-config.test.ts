@@ -45,9 +45,9 @@ describe("R2 lifecycle rule (backs up the task object's own deletion)", () => {
 });
 
 describe("converter image", () => {
-  it("installs every Tesseract package npm start and npm test install", async () => {
-    const { TESSERACT_PACKAGES } = await import("../../scripts/system-packages.ts");
+  it("installs every apt package npm start and npm test install (Tesseract, qpdf)", async () => {
+    const { SYSTEM_PACKAGES } = await import("../../scripts/system-packages.ts");
     const dockerfile = read("container/Dockerfile");
-    for (const name of TESSERACT_PACKAGES) expect(dockerfile, name).toMatch(new RegExp(`\\s${name}(\\s|$)`));
+    for (const name of SYSTEM_PACKAGES) expect(dockerfile, name).toMatch(new RegExp(`\\s${name}(\\s|$)`));
   });
 });

@@ -1,0 +1,96 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { EngineInput } from "../types.ts";
+import { openPdfDocument } from "./open-pdf.ts";
+import { savePdf } from "./write-pdf.ts";
+
+/** qpdf exits 0 when clean and 3 with warnings only; either way the output is written. */
+const QPDF_WROTE = new Set([0, 3]);
+const QPDF_TIMEOUT_MS = 60_000;
+
+/**
+ * Input PDFs that MuPDF finds locked although no password was given, yet are meant to open without
+ * one, are opened here; the others pass as they are and meet openPdf's PDF_ENCRYPTED:
+ * - encryption of the attachments alone (strings and streams `/Identity`, the attachments under
+ *   their own crypt filter, `/EFF`, often with `/AuthEvent /EFOpen`): the document is written
+ *   without encryption and without the attachments, which only their password opens;
+ * - otherwise qpdf, with the empty password: an AES-256 file whose empty password is the owner's
+ *   (as Bluebeam writes), a broken encryption dictionary on a file a repair finds.
+ * No password is ever guessed: only the empty one is tried.
+ */
+export async function decryptOpenableInputs(
+  inputs: readonly EngineInput[],
+  passwords: readonly (string | undefined)[],
+): Promise<EngineInput[]> {
+  return Promise.all(
+    inputs.map(async (input, index) => {
+      if (input.kind !== "pdf" || passwords[index] !== undefined || !isLocked(input.bytes)) return input;
+      const decrypted = withoutEncryptedAttachments(input.bytes) ?? (await qpdfDecrypt(input.bytes));
+      return decrypted !== undefined && !isLocked(decrypted) ? { ...input, bytes: decrypted } : input;
+    }),
+  );
+}
+
+/** Whether MuPDF opens the bytes as a PDF that still needs a password (after the empty one). */
+function isLocked(bytes: Uint8Array): boolean {
+  let pdf: ReturnType<typeof openPdfDocument>;
+  try {
+    pdf = openPdfDocument(bytes, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return pdf.needsPassword();
+  } finally {
+    pdf.destroy();
+  }
+}
+
+/**
+ * The document without its encryption when only its attachments are encrypted (strings and streams
+ * `/Identity`), the attachments removed; undefined for any other encryption.
+ */
+function withoutEncryptedAttachments(bytes: Uint8Array): Uint8Array | undefined {
+  const pdf = openPdfDocument(bytes, 0);
+  try {
+    const trailer = pdf.getTrailer();
+    const encrypt = trailer.get("Encrypt");
+    const identity = (key: string) => {
+      const filter = encrypt.get(key);
+      return filter.isName() && filter.asName() === "Identity";
+    };
+    if (!identity("StmF") || !identity("StrF")) return undefined;
+    trailer.delete("Encrypt");
+    const names = trailer.get("Root", "Names");
+    if (names.isDictionary()) names.delete("EmbeddedFiles");
+    return savePdf(pdf, "garbage=compact");
+  } catch {
+    return undefined;
+  } finally {
+    pdf.destroy();
+  }
+}
+
+/** qpdf's decrypted copy of the bytes with the empty password, or undefined when it has none. */
+async function qpdfDecrypt(bytes: Uint8Array): Promise<Uint8Array | undefined> {
+  const dir = await mkdtemp(join(tmpdir(), "qpdf-"));
+  try {
+    const input = join(dir, "in.pdf");
+    const output = join(dir, "out.pdf");
+    await writeFile(input, bytes, { mode: 0o600 });
+    const code = await new Promise<number>((done) => {
+      // No output is read from qpdf: its messages may quote the document.
+      execFile("qpdf", ["--decrypt", "--password=", input, output], { timeout: QPDF_TIMEOUT_MS }, (error) =>
+        done(error ? (typeof error.code === "number" ? error.code : -1) : 0),
+      );
+    });
+    if (!QPDF_WROTE.has(code)) return undefined;
+    return new Uint8Array(await readFile(output));
+  } catch {
+    return undefined;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
