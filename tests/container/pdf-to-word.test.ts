@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { Run } from "../../engines/pdf/docx/model.ts";
 import { joinLine } from "../../engines/pdf/docx/paragraphs.ts";
 import { pdfToWord } from "../../engines/pdf/pdf-to-word.ts";
+import { unreadableText } from "../../engines/pdf/unreadable-text.ts";
 import { docxParts, listLabels, pageNumbering, paragraphsOf, tablesOf, textOf } from "../support/docx.ts";
 import { COMMENT, FIELD_VALUE, formOnlyPdf } from "../support/form-only-pdf.ts";
 import { scanImage, scanPdf } from "../support/scan-pages.ts";
@@ -740,6 +741,20 @@ describe("PDF to Word", () => {
     const readable = await convert(textPdf("Plain", 2));
     expect(readable.facts.unreadable_text).toBeUndefined();
     expect(readable.facts.unreadable_pages).toBeUndefined();
+  });
+
+  it("counts a page unreadable only when most of its text is (symbol-font bullets are not)", () => {
+    const lines = (...texts: string[]) => texts.map((text) => ({ text }));
+    // Wingdings bullets extracted as private use, beside readable items.
+    expect(unreadableText(lines("\uF0B7 First point", "\uF0B7 Second point", "\uF0B7 Third point"))).toBe(
+      false,
+    );
+    expect(unreadableText(lines("\uFFFD".repeat(9)))).toBe(false);
+    expect(unreadableText(lines("\uFFFD".repeat(12), "Page 1"))).toBe(true);
+    expect(unreadableText(lines("\u0003\u0011\u0014\u0005 \u0012\u0007\u0013\u0008\u0015\u0016\u0001"))).toBe(
+      true,
+    );
+    expect(unreadableText(lines("\u{F0041}\u{F0042}".repeat(6)))).toBe(true);
   });
 
   it("with OCR, recognises a page whose text cannot be read and keeps only the recognised text", async () => {
