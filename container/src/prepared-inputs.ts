@@ -1,7 +1,7 @@
 import { type ContainerToolId, declarationOf, TOOLS } from "../../contract/index.ts";
 import { refuseDecodeBombs } from "../../engines/pdf/decode-bombs.ts";
-import { checkPageLimit } from "../../engines/pdf/page-limit.ts";
 import { decryptOpenableInputs } from "../../engines/pdf/open-without-password.ts";
+import { checkPageLimit } from "../../engines/pdf/page-limit.ts";
 import { inputPasswords, unlockInputs } from "../../engines/pdf/unlock-inputs.ts";
 import type { EngineInput } from "../../engines/types.ts";
 
