@@ -4,11 +4,15 @@
  * work waiting its turn on the isolate's one thread; a request that arrives behind them (the API's
  * health, a CSRF token, a status) waited for all of them: 9–11 s during 64 concurrent 1 MP PNG → JPG.
  * With the jobs taken a few at a time, the rest wait here without their inputs loaded, and a
- * request waits for at most the few that run.
+ * request waits for at most the few that run; once a few are waiting, further ones go to the
+ * converter (job-runner.ts), which converts the same images to the same bytes.
  */
 
 /** Edge jobs one isolate runs at once; the others queue, first come first served. */
 export const EDGE_JOB_CONCURRENCY = 2;
+
+/** Edge jobs that may wait for a slot; a job arriving when this many wait runs in the converter. */
+export const EDGE_JOB_QUEUE = 2 * EDGE_JOB_CONCURRENCY;
 
 /** A counting semaphore: `acquire` resolves when a slot is free, with the function that frees it. */
 export class Slots {

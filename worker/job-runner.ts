@@ -3,7 +3,7 @@ import { fitsEdgeBudget } from "../engines/edge-budget.ts";
 import { edgeHandlers } from "../engines/edge-handlers.ts";
 import type { EngineInput, EngineOutput, ExtraInputs, ToolHandler } from "../engines/types.ts";
 import type { ConverterClient, ConverterFileMeta, ConverterInput } from "./converter-client.ts";
-import { edgeSlots } from "./edge-slots.ts";
+import { EDGE_JOB_QUEUE, edgeSlots } from "./edge-slots.ts";
 import { outputFilename, safeFilename } from "./file-names.ts";
 import { outputKey } from "./task-files.ts";
 import { JOB_PROGRESS, type TaskOutput, type TaskRecord } from "./task-record.ts";
@@ -145,12 +145,13 @@ async function edgeJob(
 }
 
 /**
- * Runs one job: at the edge when the tool is an edge tool and its inputs fit the edge budget,
- * otherwise in the converter (inputs streamed from R2, output streamed back into R2).
+ * Runs one job: at the edge when the tool is an edge tool, its inputs fit the edge budget and the
+ * isolate's edge queue is not full, otherwise in the converter (inputs streamed from R2, output
+ * streamed back into R2).
  */
 export async function runJob(task: TaskRecord, deps: JobDeps, progress: ProgressSink): Promise<JobResult> {
   const tool = task.tool;
-  if (isEdgeTool(tool) && withinEdgeBytes(tool, task.inputs)) {
+  if (isEdgeTool(tool) && withinEdgeBytes(tool, task.inputs) && edgeSlots.waiting < EDGE_JOB_QUEUE) {
     const result = await edgeJob({ ...task, tool }, deps, progress);
     if (result !== undefined) return result;
   }

@@ -1,46 +1,61 @@
 /**
  * Edge jobs share their isolate's one thread with every request, so they run a few at a time
  * (worker/edge-slots.ts): a burst of edge conversions started together never has more than
- * `EDGE_JOB_CONCURRENCY` of them past loading their inputs at once, and each still succeeds.
+ * `EDGE_JOB_CONCURRENCY` of them past loading their inputs at once, a few more wait for a slot, the
+ * rest run in the converter, and each still succeeds.
  */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { TOOLS } from "../../contract/index.ts";
-import { createConverterClient } from "../../worker/converter-client.ts";
-import { EDGE_JOB_CONCURRENCY, edgeSlots, Slots } from "../../worker/edge-slots.ts";
+import { type ConverterClient, createConverterClient } from "../../worker/converter-client.ts";
+import { EDGE_JOB_CONCURRENCY, EDGE_JOB_QUEUE, edgeSlots, Slots } from "../../worker/edge-slots.ts";
 import { runJob } from "../../worker/job-runner.ts";
 import { JOB_PROGRESS, type TaskRecord } from "../../worker/task-record.ts";
 import { jpegSize, makePng } from "./fixtures.ts";
 import { runningTask } from "./running-task.ts";
 
-function pngTask(png: Uint8Array): Promise<TaskRecord> {
+function pngTask(png: Uint8Array, name: string): Promise<TaskRecord> {
   const options = TOOLS["png-to-jpg"].options.parse({});
-  return runningTask(png, { tool: "png-to-jpg", options, name: "a.png", kind: "png" });
+  return runningTask(png, { tool: "png-to-jpg", options, name, kind: "png" });
 }
 
 describe("edge job slots", () => {
-  it(`runs at most ${EDGE_JOB_CONCURRENCY} of 8 concurrent PNG → JPG jobs at once, and all of them`, async () => {
-    expect(EDGE_JOB_CONCURRENCY).toBe(2);
+  it(`runs ${EDGE_JOB_CONCURRENCY} of 10 concurrent PNG → JPG jobs at once, queues ${EDGE_JOB_QUEUE} and sends the rest to the converter`, async () => {
+    expect([EDGE_JOB_CONCURRENCY, EDGE_JOB_QUEUE]).toEqual([2, 4]);
     const png = await makePng(480, 360, (x, y) => [(x * 3) & 255, (y * 5) & 255, (x ^ y) & 255, 255]);
-    const tasks = await Promise.all(Array.from({ length: 8 }, () => pngTask(png)));
-    const deps = { files: env.FILES, converter: createConverterClient(env) };
-    let active = 0;
-    let peak = 0;
+    const tasks = await Promise.all(Array.from({ length: 10 }, (_, i) => pngTask(png, `p${i}.png`)));
+    const real = createConverterClient(env);
+    const inConverter = new Set<string>();
+    const converter: ConverterClient = {
+      ...real,
+      runJob: (tool, options, inputs, handlers) => {
+        for (const input of inputs) inConverter.add(input.name);
+        return real.runJob(tool, options, inputs, handlers);
+      },
+    };
+    // Each job's inputs loaded and its end, in the order they happen.
+    const events: { name: string; delta: 1 | -1 }[] = [];
     const results = await Promise.all(
       tasks.map(async (task) => {
-        const result = await runJob(task, deps, (percent) => {
-          if (percent !== JOB_PROGRESS.inputsReady) return;
-          active++;
-          peak = Math.max(peak, active);
+        const name = task.inputs[0]?.name ?? "";
+        const result = await runJob(task, { files: env.FILES, converter }, (percent) => {
+          if (percent === JOB_PROGRESS.inputsReady) events.push({ name, delta: 1 });
         });
-        active--;
+        events.push({ name, delta: -1 });
         return result;
       }),
     );
+    expect(inConverter.size).toBe(10 - EDGE_JOB_CONCURRENCY - EDGE_JOB_QUEUE);
+    let atEdge = 0;
+    let peak = 0;
+    for (const { name, delta } of events) {
+      if (inConverter.has(name)) continue;
+      atEdge += delta;
+      peak = Math.max(peak, atEdge);
+    }
     expect(peak).toBeGreaterThan(0);
     expect(peak).toBeLessThanOrEqual(EDGE_JOB_CONCURRENCY);
-    expect(edgeSlots.running).toBe(0);
-    expect(edgeSlots.waiting).toBe(0);
+    expect([edgeSlots.running, edgeSlots.waiting]).toEqual([0, 0]);
     for (const result of results) {
       const [output] = result.outputs;
       const stored = await env.FILES.get(output?.key ?? "");
