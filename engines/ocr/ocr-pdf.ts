@@ -1,9 +1,9 @@
 /**
- * OCR of a PDF in place: each page without text is drawn in grey at its scan's own resolution,
- * turned upright when Tesseract's orientation detection says it lies sideways or upside down (by
- * the page's /Rotate, so the scan itself is untouched), recognised, and given an invisible text
- * layer (text-layer.ts) in a content stream of its own after the page's drawing. The page's
- * images and drawing are never decoded or rewritten.
+ * OCR of a PDF in place: each page without text is drawn in grey at its scan's own resolution (or,
+ * when it is nothing but a JPEG over the whole page, that JPEG is handed to Tesseract as it is),
+ * recognised, turned upright when it lies sideways or upside down (by the page's /Rotate, so the
+ * scan itself is untouched), and given an invisible text layer (text-layer.ts) in a content stream
+ * of its own after the page's drawing. The page's images and drawing are never rewritten.
  *
  * Pages that already carry text are kept as they are, unless `redo` asks for them too. The old
  * text layer is then removed rather than doubled: a layer this engine added before, or invisible
@@ -121,7 +121,8 @@ interface Reading {
  * that rights a page upside down and makes one turned anticlockwise a clockwise one. Without
  * languages, orientation and script detection comes first (its script names the models), and its
  * turn is applied before the pass. The page is turned upright by its /Rotate (the scan untouched),
- * and the words placed in the pixels of the upright page.
+ * and the words placed in the pixels of the upright page. With languages, a page that is one JPEG
+ * is read from its JPEG: nothing is drawn unless a second pass needs the image.
  */
 async function recognisePage(doc: mupdf.PDFDocument, index: number, options: OcrOptions) {
   const pageObject = doc.findPage(index);
@@ -139,7 +140,11 @@ async function recognisePage(doc: mupdf.PDFDocument, index: number, options: Ocr
     models = layout.models;
     reading = await read(turnImage(draw(), layout.rotate), models, layout.rotate);
   } else {
-    reading = await read({ dpi: scale * 72, draw }, models, 0);
+    reading = await read(
+      original === 0 ? (scanJpeg(doc, index, scale) ?? { dpi: scale * 72, draw }) : { dpi: scale * 72, draw },
+      models,
+      0,
+    );
   }
   if (!reading.upright && reading.lines.length > 0) {
     const again = await read(
@@ -225,6 +230,96 @@ async function readOtherScripts(image: GreyImage, read: OcrLine[], models: strin
     lines = [...lines.slice(0, first), ...again, ...lines.slice(first).filter((line) => !inside(line))];
   }
   return lines;
+}
+
+/**
+ * The JPEG of a page that is nothing but one JPEG drawn upright over all of it at `scale` pixels
+ * per point (a scanner's page, or an image made a PDF), for Tesseract to read as it is: it is the
+ * page as drawn, pixel for pixel, without drawing it.
+ */
+function scanJpeg(doc: mupdf.PDFDocument, index: number, scale: number): PageImage | undefined {
+  const page = doc.loadPage(index);
+  try {
+    const [x0, y0, x1, y1] = page.getBounds();
+    let images = 0;
+    let other = false;
+    let placed: mupdf.Matrix | undefined;
+    const drawing = () => {
+      other = true;
+    };
+    const device = new mupdf.Device({
+      fillPath: drawing,
+      strokePath: drawing,
+      clipPath: drawing,
+      clipStrokePath: drawing,
+      fillText: drawing,
+      strokeText: drawing,
+      clipText: drawing,
+      clipStrokeText: drawing,
+      fillShade: drawing,
+      fillImageMask: drawing,
+      clipImageMask: drawing,
+      beginMask: drawing,
+      beginGroup: drawing,
+      beginTile: () => {
+        other = true;
+        return 0;
+      },
+      fillImage: (_image, ctm, alpha) => {
+        images++;
+        placed = ctm;
+        if (alpha !== 1) other = true;
+      },
+    });
+    try {
+      page.runPageContents(device, mupdf.Matrix.identity);
+      device.close();
+    } finally {
+      device.destroy();
+    }
+    if (other || images !== 1 || placed === undefined) return undefined;
+    const [a, b, c, d, e, f] = placed;
+    const near = (value: number, target: number) => Math.abs(value - target) < 0.5;
+    const covers = near(a, x1 - x0) && near(d, y1 - y0) && b === 0 && c === 0 && near(e, x0) && near(f, y0);
+    const stream = onlyImage(page.getObject());
+    if (!covers || stream === undefined) return undefined;
+    const width = stream.get("Width").asNumber();
+    const height = stream.get("Height").asNumber();
+    // The drawing scale is the image's own (a resolution within MIN_DPI–MAX_DPI).
+    if (Math.abs(width - a * scale) > 1 || Math.abs(height - d * scale) > 1) return undefined;
+    return { dpi: scale * 72, width, height, jpeg: stream.readRawStream().asUint8Array().slice() };
+  } finally {
+    page.destroy();
+  }
+}
+
+/**
+ * The page's one image XObject when it is a plain 8-bit grey or RGB JPEG (device or ICC colour; no
+ * decode array, mask or other filter), which Tesseract reads the way MuPDF draws it.
+ */
+function onlyImage(pageObject: mupdf.PDFObject): mupdf.PDFObject | undefined {
+  const objects = pageObject.get("Resources").get("XObject");
+  if (!objects.isDictionary()) return undefined;
+  const images: mupdf.PDFObject[] = [];
+  objects.forEach((value) => {
+    if (value.get("Subtype").asName() === "Image") images.push(value);
+  });
+  const [image] = images;
+  if (image === undefined || images.length !== 1) return undefined;
+  const filter = image.get("Filter");
+  const only = filter.isArray() && filter.length === 1 ? filter.get(0) : filter;
+  const space = image.get("ColorSpace");
+  const base = space.isArray() && space.get(0).asName() === "ICCBased" ? space.get(1).get("N").asNumber() : 0;
+  const plain =
+    only.isName() &&
+    only.asName() === "DCTDecode" &&
+    image.get("BitsPerComponent").asNumber() === 8 &&
+    ((space.isName() && ["DeviceGray", "DeviceRGB"].includes(space.asName())) || base === 1 || base === 3) &&
+    [image.get("Decode"), image.get("SMask"), image.get("Mask"), image.get("DecodeParms")].every((entry) =>
+      entry.isNull(),
+    ) &&
+    !image.get("ImageMask").asBoolean();
+  return plain ? image : undefined;
 }
 
 /** Mean confidence of the words read (0 without any). */

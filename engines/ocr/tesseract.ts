@@ -1,7 +1,7 @@
 /**
  * Tesseract 5 (LSTM), run as the `tesseract` program the converter's system installs (Debian's
  * tesseract-ocr with the eng spa deu fra hin tel tam and osd models; see README). Each call reads a
- * greyscale page image from standard input as a PGM and answers on standard output, so nothing of
+ * page image from standard input (a greyscale PGM, or a scan's JPEG) and answers on standard output, so nothing of
  * the user's file is written to disk. Tesseract is single-threaded here (OMP_THREAD_LIMIT=1): the
  * converter already runs one job per CPU.
  */
@@ -84,10 +84,13 @@ export interface OcrLine extends PixelBox {
 }
 
 /**
- * A page image, or how to draw it: drawn only once Tesseract has started, so that it loads its
- * models while the page is drawn.
+ * A page image; or how to draw it, drawn only once Tesseract has started, so that it loads its
+ * models while the page is drawn; or a scan's own JPEG, which Tesseract decodes itself.
  */
-export type PageImage = GreyImage | { readonly dpi: number; readonly draw: () => GreyImage };
+export type PageImage =
+  | GreyImage
+  | { readonly dpi: number; readonly draw: () => GreyImage }
+  | { readonly dpi: number; readonly width: number; readonly height: number; readonly jpeg: Uint8Array };
 
 export function modelsFor(languages: readonly LanguageCode[]): string {
   return languages.map((code) => TESSERACT_MODELS[code]).join("+");
@@ -302,7 +305,7 @@ function runTesseract(page: PageImage, args: readonly string[]): Promise<Run> {
     // A child that exits before reading everything closes the pipe; its status tells the outcome.
     child.stdin.on("error", () => {});
     try {
-      child.stdin.end(pgm("draw" in page ? page.draw() : page));
+      child.stdin.end("jpeg" in page ? page.jpeg : pgm("draw" in page ? page.draw() : page));
     } catch (error) {
       child.kill();
       reject(error);
