@@ -2,6 +2,7 @@ import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type * as mupdf from "mupdf";
 import type { EngineInput } from "../types.ts";
 import { openPdfDocument } from "./open-pdf.ts";
 import { savePdf } from "./write-pdf.ts";
@@ -18,7 +19,8 @@ const QPDF_TIMEOUT_MS = 60_000;
  *   without encryption and without the attachments, which only their password opens;
  * - otherwise qpdf, with the empty password: an AES-256 file whose empty password is the owner's
  *   (as Bluebeam writes), a broken encryption dictionary on a file a repair finds.
- * No password is ever guessed: only the empty one is tried.
+ * No password is ever guessed: only the empty one is tried. A PDF in which MuPDF's repair finds no
+ * pages is rewritten by qpdf, whose reconstruction sometimes finds them.
  */
 export async function decryptOpenableInputs(
   inputs: readonly EngineInput[],
@@ -26,23 +28,42 @@ export async function decryptOpenableInputs(
 ): Promise<EngineInput[]> {
   return Promise.all(
     inputs.map(async (input, index) => {
-      if (input.kind !== "pdf" || passwords[index] !== undefined || !isLocked(input.bytes)) return input;
-      const decrypted = withoutEncryptedAttachments(input.bytes) ?? (await qpdfDecrypt(input.bytes));
-      return decrypted !== undefined && !isLocked(decrypted) ? { ...input, bytes: decrypted } : input;
+      if (input.kind !== "pdf") return input;
+      if (!readsNoPages(input.bytes)) {
+        if (passwords[index] !== undefined || !isLocked(input.bytes)) return input;
+        const decrypted = withoutEncryptedAttachments(input.bytes) ?? (await qpdf(input.bytes, DECRYPT));
+        return decrypted !== undefined && !isLocked(decrypted) ? { ...input, bytes: decrypted } : input;
+      }
+      // MuPDF's repair found no pages: qpdf's reconstruction sometimes does (fuzzed files whose
+      // cross-reference and page tree MuPDF gives up on; pdfinfo reads them too).
+      const rewritten = await qpdf(input.bytes, []);
+      return rewritten !== undefined && !readsNoPages(rewritten) ? { ...input, bytes: rewritten } : input;
     }),
   );
 }
 
+/** Whether MuPDF opens the bytes as an unlocked PDF in which it finds no pages. */
+function readsNoPages(bytes: Uint8Array): boolean {
+  return askMuPdf(bytes, (pdf) => !pdf.needsPassword() && pdf.countPages() === 0);
+}
+
 /** Whether MuPDF opens the bytes as a PDF that still needs a password (after the empty one). */
 function isLocked(bytes: Uint8Array): boolean {
-  let pdf: ReturnType<typeof openPdfDocument>;
+  return askMuPdf(bytes, (pdf) => pdf.needsPassword());
+}
+
+/** `question` of the document MuPDF opens from the bytes; false when it cannot open or answer. */
+function askMuPdf(bytes: Uint8Array, question: (pdf: mupdf.PDFDocument) => boolean): boolean {
+  let pdf: mupdf.PDFDocument;
   try {
     pdf = openPdfDocument(bytes, 0);
   } catch {
     return false;
   }
   try {
-    return pdf.needsPassword();
+    return question(pdf);
+  } catch {
+    return false;
   } finally {
     pdf.destroy();
   }
@@ -73,8 +94,11 @@ function withoutEncryptedAttachments(bytes: Uint8Array): Uint8Array | undefined 
   }
 }
 
-/** qpdf's decrypted copy of the bytes with the empty password, or undefined when it has none. */
-async function qpdfDecrypt(bytes: Uint8Array): Promise<Uint8Array | undefined> {
+/** qpdf's arguments for a decrypted copy with the empty password. */
+const DECRYPT = ["--decrypt", "--password="];
+
+/** qpdf's copy of the bytes written with `args`, or undefined when it writes none. */
+async function qpdf(bytes: Uint8Array, args: readonly string[]): Promise<Uint8Array | undefined> {
   const dir = await mkdtemp(join(tmpdir(), "qpdf-"));
   try {
     const input = join(dir, "in.pdf");
@@ -82,7 +106,7 @@ async function qpdfDecrypt(bytes: Uint8Array): Promise<Uint8Array | undefined> {
     await writeFile(input, bytes, { mode: 0o600 });
     const code = await new Promise<number>((done) => {
       // No output is read from qpdf: its messages may quote the document.
-      execFile("qpdf", ["--decrypt", "--password=", input, output], { timeout: QPDF_TIMEOUT_MS }, (error) =>
+      execFile("qpdf", [...args, input, output], { timeout: QPDF_TIMEOUT_MS }, (error) =>
         done(error ? (typeof error.code === "number" ? error.code : -1) : 0),
       );
     });

@@ -14,6 +14,7 @@ import { openPdf, wasRepaired } from "./open-pdf.ts";
 import { selectPageRanges } from "./page-selection.ts";
 import { setPageTreeCache, wantsPageTreeCache } from "./render-page.ts";
 import { pagePixels, renderPages, renderThreadCount } from "./render-threads.ts";
+import { asPdfJobError } from "./write-pdf.ts";
 
 /**
  * Most pixels one job renders: its JPEGs are held until the ZIP is written, and the ZIP is a second
@@ -39,6 +40,9 @@ export const pdfToJpg: EngineHandler<PdfToJpgOptions> = async (inputs, options, 
         ? await extractMode(doc, input, progress)
         : await convertMode(doc, input, options, progress);
     return { ...output, facts: { ...output.facts, ...repaired } };
+  } catch (error) {
+    // MuPDF's errors on a file that opened (a page-tree cycle) are damage; program errors INTERNAL.
+    throw asPdfJobError(error, "conversion", { file_index: 0 });
   } finally {
     doc.destroy();
   }

@@ -8,6 +8,7 @@ import type * as mupdf from "mupdf";
 import { describe, expect, it } from "vitest";
 import { AppError } from "../../contract/index.ts";
 import { mergePdfs } from "../../engines/pdf/merge.ts";
+import { pdfToJpg } from "../../engines/pdf/pdf-to-jpg.ts";
 import { pdfToWord } from "../../engines/pdf/pdf-to-word.ts";
 import { splitPdf } from "../../engines/pdf/split.ts";
 import type { SplitOptions } from "../../engines/pdf/split-parts.ts";
@@ -81,6 +82,15 @@ describe("a page tree that loops", () => {
     ["pdf-to-excel", pdfToExcel],
   ] as const)("is PDF_DAMAGED in %s, as in every PDF tool", async (_, handler) => {
     const run = (handler as EngineHandler<object>)([pdfInput("loop.pdf", pageTreeLoopPdf())], {}, () => {});
+    expect((await engineFailure(run)).code).toBe("PDF_DAMAGED");
+  });
+
+  it("is PDF_DAMAGED in pdf-to-jpg (it was INTERNAL: Pages-tree-refs.pdf of the wide corpus)", async () => {
+    const run = pdfToJpg(
+      [pdfInput("loop.pdf", pageTreeLoopPdf())],
+      { conversion_mode: "convert-pages", dpi: 72 },
+      () => {},
+    );
     expect((await engineFailure(run)).code).toBe("PDF_DAMAGED");
   });
 });

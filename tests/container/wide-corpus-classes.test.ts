@@ -141,6 +141,13 @@ describe.skipIf(!present)("the wide corpus's files of these classes", () => {
     }
   });
 
+  it("reads through qpdf's reconstruction the pages MuPDF's repair does not find (fuzzed files)", async () => {
+    for (const name of ["GHOSTSCRIPT-698804-1-fuzzed.pdf", "poppler-937-0-fuzzed.pdf"]) {
+      const inputs = await preparedInputs("split-pdf", {}, [pdfInput(name, corpusFile(`pdf/${name}`))]);
+      expect([name, openPdf(inputs[0]?.bytes ?? new Uint8Array()).countPages()]).toEqual([name, 1]);
+    }
+  });
+
   it("compresses issue7665 (AES-256, empty user password) to its one page", async () => {
     const inputs = await preparedInputs("compress-pdf", {}, [
       pdfInput("a.pdf", corpusFile("pdf/issue7665.pdf")),
