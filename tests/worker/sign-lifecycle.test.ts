@@ -5,7 +5,7 @@
  */
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { TOOLS } from "../../contract/index.ts";
+import { API_PATHS, TOOLS } from "../../contract/index.ts";
 import { type TaskObject, taskStub } from "../../worker/task-object.ts";
 import { ApiClient, errorOf, form } from "./api-client.ts";
 import { makePdf, makePng } from "./fixtures.ts";
@@ -30,6 +30,21 @@ async function refusal(body: FormData, path: string = SIGN) {
 }
 
 describe("POST /api/pdf/sign", () => {
+  it("is described in the OpenAPI document with its signature field", async () => {
+    const doc = (await (await new ApiClient().fetch(API_PATHS.openapi)).json()) as {
+      paths: Record<string, { post: { requestBody: { content: Record<string, { schema: unknown }> } } }>;
+    };
+    const schema = doc.paths[SIGN]?.post.requestBody.content["multipart/form-data"]?.schema as {
+      properties: Record<string, { format?: string }>;
+      required: string[];
+    };
+    expect(schema.required).toEqual(["file", "signature"]);
+    expect(schema.properties.signature?.format).toBe("binary");
+    expect(Object.keys(schema.properties)).toEqual(
+      expect.arrayContaining(["page", "x", "y", "width", "placements", "password", "initials", "date"]),
+    );
+  });
+
   it("stores the signature with the inputs, stamps it, and deletes it with them", async () => {
     const client = new ApiClient();
     const placements = [
