@@ -158,6 +158,7 @@ describe("POST /api/pdf/sign", () => {
       { page: "1", x: "0", y: "0.95", width: "0.5" },
       { sign_error: "outside_page", page: 1 },
     ],
+    ["no placement at all", {}, { sign_error: "no_placement" }],
   ])("fails %s with a named INVALID_OPTIONS", async (_, fields, context) => {
     const client = new ApiClient();
     const taskId = await client.start(SIGN, signForm(makePdf(2), await signaturePng(), fields));
