@@ -89,6 +89,29 @@ describe("POST /api/pdf/sign", () => {
     expect(last?.result?.facts).toMatchObject({ pages: 2, signed_pages: 1, placements: 1 });
   });
 
+  it("signs a protected PDF opened with its password (the password field every PDF tool has)", async () => {
+    const client = new ApiClient();
+    const protectId = await client.start(
+      TOOLS.protect.endpoint.path,
+      form("file", [{ name: "locked.pdf", bytes: makePdf(2) }], { password: "पासवर्ड" }),
+    );
+    const locked = (await client.waitForTask("pdf", protectId)).at(-1);
+    expect(locked?.state, JSON.stringify(locked?.error)).toBe("SUCCESS");
+    const bytes = new Uint8Array(
+      await (await client.fetch(locked?.result?.download_url ?? "")).arrayBuffer(),
+    );
+    const placement = { page: "2", x: "0.1", y: "0.1", width: "0.3" };
+    const refused = await client.start(SIGN, signForm(bytes, await signaturePng(), placement));
+    expect((await client.waitForTask("pdf", refused)).at(-1)?.error_code).toBe("PDF_ENCRYPTED");
+    const taskId = await client.start(
+      SIGN,
+      signForm(bytes, await signaturePng(), { ...placement, password: "पासवर्ड" }),
+    );
+    const last = (await client.waitForTask("pdf", taskId)).at(-1);
+    expect(last?.state, JSON.stringify(last?.error)).toBe("SUCCESS");
+    expect(last?.result?.facts).toMatchObject({ pages: 2, signed_pages: 1 });
+  });
+
   it("refuses a signature that is not an image, naming its field", async () => {
     const { status, error } = await refusal(
       signForm(makePdf(1), makePdf(1), { page: "1", x: "0", y: "0", width: "0.2" }),
