@@ -5,7 +5,7 @@
  */
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { TOOLS } from "../../contract/index.ts";
+import { API_PATHS, TOOLS } from "../../contract/index.ts";
 import { type TaskObject, taskStub } from "../../worker/task-object.ts";
 import { ApiClient, errorOf, form } from "./api-client.ts";
 import { makePdf, makePng } from "./fixtures.ts";
@@ -30,6 +30,21 @@ async function refusal(body: FormData, path: string = SIGN) {
 }
 
 describe("POST /api/pdf/sign", () => {
+  it("is described in the OpenAPI document with its signature field", async () => {
+    const doc = (await (await new ApiClient().fetch(API_PATHS.openapi)).json()) as {
+      paths: Record<string, { post: { requestBody: { content: Record<string, { schema: unknown }> } } }>;
+    };
+    const schema = doc.paths[SIGN]?.post.requestBody.content["multipart/form-data"]?.schema as {
+      properties: Record<string, { format?: string }>;
+      required: string[];
+    };
+    expect(schema.required).toEqual(["file", "signature"]);
+    expect(schema.properties.signature?.format).toBe("binary");
+    expect(Object.keys(schema.properties)).toEqual(
+      expect.arrayContaining(["page", "x", "y", "width", "placements", "password", "initials", "date"]),
+    );
+  });
+
   it("stores the signature with the inputs, stamps it, and deletes it with them", async () => {
     const client = new ApiClient();
     const placements = [
@@ -72,6 +87,29 @@ describe("POST /api/pdf/sign", () => {
     const last = (await client.waitForTask("pdf", taskId)).at(-1);
     expect(last?.state, JSON.stringify(last?.error)).toBe("SUCCESS");
     expect(last?.result?.facts).toMatchObject({ pages: 2, signed_pages: 1, placements: 1 });
+  });
+
+  it("signs a protected PDF opened with its password (the password field every PDF tool has)", async () => {
+    const client = new ApiClient();
+    const protectId = await client.start(
+      TOOLS.protect.endpoint.path,
+      form("file", [{ name: "locked.pdf", bytes: makePdf(2) }], { password: "पासवर्ड" }),
+    );
+    const locked = (await client.waitForTask("pdf", protectId)).at(-1);
+    expect(locked?.state, JSON.stringify(locked?.error)).toBe("SUCCESS");
+    const bytes = new Uint8Array(
+      await (await client.fetch(locked?.result?.download_url ?? "")).arrayBuffer(),
+    );
+    const placement = { page: "2", x: "0.1", y: "0.1", width: "0.3" };
+    const refused = await client.start(SIGN, signForm(bytes, await signaturePng(), placement));
+    expect((await client.waitForTask("pdf", refused)).at(-1)?.error_code).toBe("PDF_ENCRYPTED");
+    const taskId = await client.start(
+      SIGN,
+      signForm(bytes, await signaturePng(), { ...placement, password: "पासवर्ड" }),
+    );
+    const last = (await client.waitForTask("pdf", taskId)).at(-1);
+    expect(last?.state, JSON.stringify(last?.error)).toBe("SUCCESS");
+    expect(last?.result?.facts).toMatchObject({ pages: 2, signed_pages: 1 });
   });
 
   it("refuses a signature that is not an image, naming its field", async () => {
@@ -143,6 +181,7 @@ describe("POST /api/pdf/sign", () => {
       { page: "1", x: "0", y: "0.95", width: "0.5" },
       { sign_error: "outside_page", page: 1 },
     ],
+    ["no placement at all", {}, { sign_error: "no_placement" }],
   ])("fails %s with a named INVALID_OPTIONS", async (_, fields, context) => {
     const client = new ApiClient();
     const taskId = await client.start(SIGN, signForm(makePdf(2), await signaturePng(), fields));

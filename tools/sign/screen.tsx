@@ -36,6 +36,28 @@ async function dateImage(language: string): Promise<SignatureImage | null> {
   return signatureFromCanvas(await textCanvas(text, DATE_FONT, "#111111"), "date.png");
 }
 
+/** A labelled checkbox of the screen. */
+function Check(props: {
+  label: string;
+  checked: boolean;
+  disabled: boolean;
+  onChange: (checked: boolean) => void;
+  testId: string;
+}) {
+  return (
+    <label className="sign__check">
+      <input
+        type="checkbox"
+        checked={props.checked}
+        disabled={props.disabled}
+        onChange={(event) => props.onChange(event.target.checked)}
+        data-testid={props.testId}
+      />
+      {props.label}
+    </label>
+  );
+}
+
 /**
  * Sign PDF: one PDF; a signature drawn, typed or uploaded; the pages to sign picked on their
  * thumbnails, the signature placed, moved and resized on each page's preview; optionally initials
@@ -228,41 +250,32 @@ export default function SignPage() {
                 ))}
               </ol>
               <div className="sign__editor">
-                <label className="sign__check">
-                  <input
-                    type="checkbox"
-                    checked={places.has(current)}
-                    disabled={busy}
-                    onChange={toggleCurrent}
-                    data-testid="sign-this-page"
-                  />
-                  {t("place.signThisPage", { page: current })}
-                </label>
+                <Check
+                  label={t("place.signThisPage", { page: current })}
+                  checked={places.has(current)}
+                  disabled={busy}
+                  onChange={toggleCurrent}
+                  testId="sign-this-page"
+                />
                 <PlacementEditor file={file} page={current} boxes={boxes} onChange={move} />
               </div>
             </div>
             <h2 className="sign__step">{t("steps.extras")}</h2>
-            <label className="sign__check">
-              <input
-                type="checkbox"
-                checked={withInitials}
-                disabled={busy}
-                onChange={(event) => setWithInitials(event.target.checked)}
-                data-testid="sign-with-initials"
-              />
-              {t("extras.initials")}
-            </label>
+            <Check
+              label={t("extras.initials")}
+              checked={withInitials}
+              disabled={busy}
+              onChange={setWithInitials}
+              testId="sign-with-initials"
+            />
             {withInitials ? <SignatureMaker kind="initials" image={initials} onChange={setInitials} /> : null}
-            <label className="sign__check">
-              <input
-                type="checkbox"
-                checked={withDate}
-                disabled={busy}
-                onChange={(event) => setWithDate(event.target.checked)}
-                data-testid="sign-with-date"
-              />
-              {t("extras.date")}
-            </label>
+            <Check
+              label={t("extras.date")}
+              checked={withDate}
+              disabled={busy}
+              onChange={setWithDate}
+              testId="sign-with-date"
+            />
           </>
         ) : null}
         <TaskActions

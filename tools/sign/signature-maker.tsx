@@ -92,6 +92,7 @@ function DrawPad({
   }, [strokes, ink, kind]);
 
   const down = (event: PointerEvent<HTMLCanvasElement>) => {
+    event.preventDefault();
     event.currentTarget.setPointerCapture(event.pointerId);
     current.current = [padPoint(event)];
   };
