@@ -19,7 +19,7 @@ import {
   type Stamp,
 } from "../../engines/pdf/stamp-place.ts";
 import { type TextForm, textForms } from "../../engines/pdf/stamp-text.ts";
-import type { EngineInput, EngineOutput, ProgressReporter } from "../../engines/types.ts";
+import type { EngineHandler, EngineInput } from "../../engines/types.ts";
 import type tool from "./tool.ts";
 
 type Options = z.output<(typeof tool)["options"]>;
@@ -177,14 +177,9 @@ async function markOf(
 }
 
 /** Adds the watermark; `extras.image` is the uploaded image of an image watermark. */
-export const addWatermark = (
-  inputs: readonly EngineInput[],
-  options: Options,
-  progress: ProgressReporter,
-  extras?: Readonly<Record<string, EngineInput>>,
-): Promise<EngineOutput> =>
+export const addWatermark: EngineHandler<Options> = (inputs, options, progress, extras = {}) =>
   editPdf(inputs, "watermark", progress, async (doc) => {
-    const mark = await markOf(doc, options, extras?.image);
+    const mark = await markOf(doc, options, extras.image);
     const pages = pagesToStamp(options.pages, doc.countPages());
     progress(20);
     for (const [k, index] of pages.entries()) {
