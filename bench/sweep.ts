@@ -120,6 +120,8 @@ export interface PdfReference {
   readonly pages: number | undefined;
   /** pdftotext finds some text on the first pages. */
   readonly hasText: boolean;
+  /** pdftotext reads the first pages at all (a decode bomb keeps it past its time limit). */
+  readonly textReadable: boolean;
   /** `qpdf --check` passes (exit 0 or 3, warnings only): else an output may keep what it finds. */
   readonly clean: boolean;
 }
@@ -136,6 +138,7 @@ export async function pdfReference(file: string): Promise<PdfReference> {
     encrypted,
     pages: Number.isFinite(pages) ? pages : undefined,
     hasText: (text?.stdout.trim().length ?? 0) > 0,
+    textReadable: text?.code === 0,
   };
 }
 
@@ -447,7 +450,7 @@ function pdfJobs(file: string, reference: PdfReference): SweepJob[] {
         taskForm("file", [pdf(bytes())], { start: `${SWEEP_FIRST_NUMBER}`, position: "bottom-right" }),
       check: async (out) => {
         const problem = await checkPdf(out, pages, reference.clean);
-        if (problem || pages === undefined) return problem;
+        if (problem || pages === undefined || !reference.textReadable) return problem;
         for (const page of new Set([1, pages])) {
           const number = `${SWEEP_FIRST_NUMBER + page - 1}`;
           if (!(await pageText(out, page)).includes(number))
@@ -461,7 +464,7 @@ function pdfJobs(file: string, reference: PdfReference): SweepJob[] {
       form: () => taskForm("file", [pdf(bytes())], { text: SWEEP_WATERMARK }),
       check: async (out) => {
         const problem = await checkPdf(out, pages, reference.clean);
-        if (problem || pages === undefined) return problem;
+        if (problem || pages === undefined || !reference.textReadable) return problem;
         for (const page of new Set([1, pages])) {
           if (!(await pageText(out, page)).includes(SWEEP_WATERMARK))
             return `pdftotext finds no ${SWEEP_WATERMARK} on page ${page}`;
