@@ -441,8 +441,10 @@ function pdfJobs(file: string, reference: PdfReference): SweepJob[] {
     "organize-pdf": {
       path: TOOLS["organize-pdf"].endpoint.path,
       form: () => taskForm("file", [pdf(bytes())], { order: sweepOrder(pages ?? 1) }),
+      // Turns and order are compared with pdfinfo's reading of the input: none when it cannot read it.
       check: async (out) =>
-        (await checkPdf(out, pages, reference.clean)) ?? checkOrganized(out, bytes(), pages ?? 1),
+        (await checkPdf(out, pages, reference.clean)) ??
+        (pages === undefined ? null : checkOrganized(out, bytes(), pages)),
     },
     "page-numbers": {
       path: TOOLS["page-numbers"].endpoint.path,
