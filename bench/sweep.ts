@@ -130,6 +130,8 @@ export interface PdfReference {
   readonly pages: number | undefined;
   /** pdftotext finds some text on the first pages. */
   readonly hasText: boolean;
+  /** pdftotext reads the first pages at all (a decode bomb keeps it past its time limit). */
+  readonly textReadable: boolean;
   /** `qpdf --check` passes (exit 0 or 3, warnings only): else an output may keep what it finds. */
   readonly clean: boolean;
   /** pdftotext runs out of a job's memory on it (a stream that decodes to more than a job holds). */
@@ -158,6 +160,7 @@ export async function pdfReference(file: string): Promise<PdfReference> {
     pages: Number.isFinite(pages) ? pages : undefined,
     hasText: (text?.stdout.trim().length ?? 0) > 0,
     outOfMemory: /out of memory/i.test(text?.stderr ?? ""),
+    textReadable: text?.code === 0,
   };
 }
 
@@ -460,8 +463,10 @@ function pdfJobs(file: string, reference: PdfReference): SweepJob[] {
     "organize-pdf": {
       path: TOOLS["organize-pdf"].endpoint.path,
       form: () => taskForm("file", [pdf(bytes())], { order: sweepOrder(pages ?? 1) }),
+      // Turns and order are compared with pdfinfo's reading of the input: none when it cannot read it.
       check: async (out) =>
-        (await checkPdf(out, pages, reference.clean)) ?? checkOrganized(out, bytes(), pages ?? 1),
+        (await checkPdf(out, pages, reference.clean)) ??
+        (pages === undefined ? null : checkOrganized(out, bytes(), pages)),
     },
     "page-numbers": {
       path: TOOLS["page-numbers"].endpoint.path,
@@ -469,7 +474,7 @@ function pdfJobs(file: string, reference: PdfReference): SweepJob[] {
         taskForm("file", [pdf(bytes())], { start: `${SWEEP_FIRST_NUMBER}`, position: "bottom-right" }),
       check: async (out) => {
         const problem = await checkPdf(out, pages, reference.clean);
-        if (problem || pages === undefined) return problem;
+        if (problem || pages === undefined || !reference.textReadable) return problem;
         for (const page of new Set([1, pages])) {
           const number = `${SWEEP_FIRST_NUMBER + page - 1}`;
           if (!(await pageText(out, page)).includes(number))
@@ -483,7 +488,7 @@ function pdfJobs(file: string, reference: PdfReference): SweepJob[] {
       form: () => taskForm("file", [pdf(bytes())], { text: SWEEP_WATERMARK }),
       check: async (out) => {
         const problem = await checkPdf(out, pages, reference.clean);
-        if (problem || pages === undefined) return problem;
+        if (problem || pages === undefined || !reference.textReadable) return problem;
         for (const page of new Set([1, pages])) {
           if (!(await pageText(out, page)).includes(SWEEP_WATERMARK))
             return `pdftotext finds no ${SWEEP_WATERMARK} on page ${page}`;

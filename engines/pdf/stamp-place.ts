@@ -122,10 +122,37 @@ export function drawStamps(
   if (original.isArray()) for (let i = 0; i < original.length; i++) parts.push(original.get(i));
   else if (!original.isNull()) parts.push(original);
   const stream = (text: string) => doc.addStream(text, {});
+  // As many saves as the page's content restores beyond its own, and restores for what it leaves
+  // saved: its graphics state cannot reach the stamps, balanced or not.
+  const { unmatched, left } = stateBalance(parts.map((part) => part.readStream().asString()).join("\n"));
+  const open = "q\n".repeat(1 + unmatched);
+  const close = `\n${"Q\n".repeat(1 + left)}`;
   const contents = options.under
-    ? [stream(stampContent), stream("q\n"), ...parts, stream("\nQ\n")]
-    : [stream("q\n"), ...parts, stream(`\nQ\n${stampContent}`)];
+    ? [stream(stampContent), stream(open), ...parts, stream(close)]
+    : [stream(open), ...parts, stream(`${close}${stampContent}`)];
   const array = doc.newArray();
   for (const part of contents) array.push(part);
   page.put("Contents", array);
+}
+
+/**
+ * How a page's content stream nests its graphics states: `unmatched` restores (Q) beyond its saves
+ * (found in the wide corpus: bug1157493.pdf starts with one, which popped the stamps' own save and
+ * left them drawn under the page's transform, off the page), and `left`, the saves open at its end
+ * counted from its lowest point: after 1 + unmatched saves of ours, 1 + left restores close all.
+ * Strings, comments and inline image data, which may hold the letters, are dropped first.
+ */
+export function stateBalance(content: string): { unmatched: number; left: number } {
+  const operators = content
+    .replace(/\bBI\b[\s\S]*?\bID\b[\s\S]*?\bEI\b/g, " ")
+    .replace(/\((?:\\[\s\S]|[^\\()])*\)/g, " ")
+    .replace(/<[0-9A-Fa-f\s]*>/g, " ")
+    .replace(/%[^\r\n]*/g, " ");
+  let depth = 0;
+  let lowest = 0;
+  for (const match of operators.matchAll(/(?<![^\s[\]()<>/{}])[qQ](?![^\s[\]()<>/{}])/g)) {
+    depth += match[0] === "q" ? 1 : -1;
+    lowest = Math.min(lowest, depth);
+  }
+  return { unmatched: 0 - lowest, left: depth - lowest };
 }

@@ -2,9 +2,11 @@
  * The tools that edit a PDF in place (organize, page numbers, watermark) on a file whose one
  * cross-reference entry points at the wrong place: MuPDF opens it without noticing, and rebuilds
  * the table when that object is first loaded. Found in the wide corpus (annotation-polyline-polygon.pdf):
- * the rebuild happened during the save and dropped the edit, so the tool answered its input.
+ * the rebuild happened during the save and dropped the edit, so the tool answered its input. And
+ * a page whose content restores a graphics state it never saved (bug1157493.pdf).
  */
 import { describe, expect, it } from "vitest";
+import { stateBalance } from "../../engines/pdf/stamp-place.ts";
 import { organizePdf } from "../../tools/organize-pdf/organize.ts";
 import { addPageNumbers } from "../../tools/page-numbers/page-numbers.ts";
 import numbersTool from "../../tools/page-numbers/tool.ts";
@@ -50,5 +52,32 @@ describe("an in-place edit of a PDF that MuPDF repairs on the way", () => {
     const turned = await organizePdf(input(), { order: "1@90" }, noProgress);
     expect(popplerPages(turned.bytes).map((page) => page.rotation)).toEqual([90]);
     expect(popplerPageTexts(turned.bytes)[0]).toContain("Kept text");
+  });
+});
+
+/** A page whose content starts with an unmatched Q, then moves everything after it off the page. */
+function unbalancedPdf(): Uint8Array {
+  const content = "Q 1 0 0 1 2000 2000 cm BT /F1 24 Tf 72 700 Td (Gone) Tj ET q";
+  return pdfOfObjects([
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+  ]);
+}
+
+describe("stamps on a page whose content restores a state it never saved", () => {
+  it("counts the unmatched restores and the saves left open, not the letters in strings", () => {
+    expect(stateBalance("Q 1 0 0 1 5 5 cm q (Q Q) Tj % Q\n<51> Tj q")).toEqual({ unmatched: 1, left: 2 });
+    expect(stateBalance("q 1 g Q")).toEqual({ unmatched: 0, left: 0 });
+  });
+
+  it("draws page numbers and the watermark on the page, not under its transform", async () => {
+    const page = () => [pdfInput("unbalanced.pdf", unbalancedPdf())];
+    const numbered = await addPageNumbers(page(), numbersTool.options.parse({ start: "9301" }), noProgress);
+    expect(popplerPageTexts(numbered.bytes)[0]).toContain("9301");
+    const marked = await addWatermark(page(), watermarkTool.options.parse({ text: "DRAFT" }), noProgress);
+    expect(popplerPageTexts(marked.bytes)[0]).toContain("DRAFT");
   });
 });

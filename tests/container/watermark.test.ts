@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import tool from "../../tools/watermark/tool.ts";
 import { addWatermark } from "../../tools/watermark/watermark.ts";
 import { popplerPageTexts } from "../support/poppler.ts";
+import { pdfOfObjects } from "../worker/fixtures.ts";
 import { engineFailure } from "./engine-failure.ts";
 import {
   flatOutline,
@@ -96,6 +97,16 @@ describe("Add watermark", () => {
     const under = await watermark(source, { text: "DRAFT", layer: "under" });
     const content = openPdf(under.bytes).findPage(0).get("Contents");
     expect(content.get(0).readStream().asString()).toMatch(/Do Q/);
+  });
+
+  it("shrinks a mark wider than the page to fit, so the whole word is read back", async () => {
+    const small = pdfOfObjects([
+      "<< /Type /Catalog /Pages 2 0 R >>",
+      "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+      "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 100 100] >>",
+    ]);
+    const output = await watermark(small, { text: "गोपनीय" });
+    expect(popplerPageTexts(output.bytes)[0]?.normalize("NFC")).toContain("गोपनीय".normalize("NFC"));
   });
 
   it("refuses a request without text", async () => {

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ChosenPdf } from "../../client/src/components/pdf/chosen-pdf";
 import { PagePreview, type PageSize } from "../../client/src/components/pdf/page-preview";
@@ -20,6 +20,56 @@ const ROTATIONS = ["diagonal", "0", "45", "90"] as const;
 type Rotation = (typeof ROTATIONS)[number];
 const LAYERS = ["over", "under"] as const;
 type Layer = (typeof LAYERS)[number];
+/** The image kinds the `image` field takes, and its size limit (the server checks both again). */
+const imageField = tool.input.extraFiles.image;
+const WATERMARK_IMAGE_TYPES = imageField.kinds.map((kind) => `image/${kind}`);
+const WATERMARK_IMAGE_MB = imageField.maxFileBytes / (1024 * 1024);
+const isWatermarkImage = (file: File) =>
+  WATERMARK_IMAGE_TYPES.includes(file.type) && file.size <= imageField.maxFileBytes;
+
+const KINDS = ["text", "image"] as const;
+type Kind = (typeof KINDS)[number];
+
+/** A labelled range input of whole numbers. */
+function Slider(props: {
+  id: string;
+  label: string;
+  min: number;
+  max: number;
+  value: number;
+  disabled: boolean;
+  onChange: (value: number) => void;
+}) {
+  return (
+    <div className="field">
+      <label htmlFor={props.id}>{props.label}</label>
+      <input
+        id={props.id}
+        type="range"
+        min={props.min}
+        max={props.max}
+        value={props.value}
+        disabled={props.disabled}
+        onChange={(event) => props.onChange(Number(event.target.value))}
+      />
+    </div>
+  );
+}
+
+/** A local address for the chosen image, for its previews; revoked when it changes. */
+function useObjectUrl(file: File | null): string | null {
+  const [url, setUrl] = useState<string | null>(null);
+  useEffect(() => {
+    if (file === null) {
+      setUrl(null);
+      return;
+    }
+    const objectUrl = URL.createObjectURL(file);
+    setUrl(objectUrl);
+    return () => URL.revokeObjectURL(objectUrl);
+  }, [file]);
+  return url;
+}
 
 /** Degrees anticlockwise on a page of `size` (the diagonal runs from bottom left to top right). */
 function angleOf(rotation: Rotation, size: PageSize): number {
@@ -39,15 +89,21 @@ function previewCentres(position: Position): [number, number][] {
 }
 
 /**
- * Add watermark: one PDF; the text (any of the site's scripts), size, opacity, rotation, colour,
- * position or tiled, over or under the content, pages; previewed on the first page it goes on.
+ * Add watermark: one PDF; the text (any of the site's scripts, with its size and colour) or an
+ * image (PNG, JPEG, WebP, with its width on the page), opacity, rotation, position or tiled, over
+ * or under the content, pages; previewed on the first page it goes on.
  */
 export default function WatermarkPage() {
   const { t, i18n } = useTranslation([tool.id, "common"]);
   const { t: shared } = useTranslation();
   const language = i18n.resolvedLanguage ?? "en";
   const { file, setFile, analysis } = usePickedPdf();
+  const [kind, setKind] = useState<Kind>("text");
   const [text, setText] = useState("");
+  const [image, setImage] = useState<File | null>(null);
+  const [imageRefused, setImageRefused] = useState(false);
+  const [imageSize, setImageSize] = useState(40);
+  const imageUrl = useObjectUrl(image);
   const [size, setSize] = useState(60);
   const [opacity, setOpacity] = useState(30);
   const [rotation, setRotation] = useState<Rotation>("diagonal");
@@ -83,20 +139,30 @@ export default function WatermarkPage() {
   const rangeError = parsed !== null && !parsed.ok ? parsed.error : null;
   const first = parsed?.ok ? Math.min(...pagesOf(parsed.ranges)) : undefined;
   const words = text.trim();
-  const valid = file !== null && first !== undefined && words !== "";
+  const markChosen = kind === "text" ? words !== "" : image !== null;
+  const valid = file !== null && first !== undefined && markChosen;
+
+  const chooseImage = (chosen: File | undefined) => {
+    if (chosen === undefined) return;
+    const accepted = isWatermarkImage(chosen);
+    setImageRefused(!accepted);
+    setImage(accepted ? chosen : null);
+  };
 
   const run = () => {
     if (!valid || file === null) return;
-    void task.run([file], {
-      text: words,
-      size: String(size),
+    const shared = {
       opacity: String(opacity / 100),
       rotation,
-      color,
       position,
       layer,
       pages: rangesText.replace(/\s+/g, ""),
-    });
+    };
+    if (kind === "image" && image !== null) {
+      void task.run([file], { ...shared, image_size: String(imageSize) }, { image });
+      return;
+    }
+    void task.run([file], { ...shared, text: words, size: String(size), color });
   };
 
   return (
@@ -115,55 +181,102 @@ export default function WatermarkPage() {
         {file !== null && pageCount !== null ? (
           <div className="watermark__layout">
             <div className="watermark__options">
-              <div className="field">
-                <label htmlFor="watermark-text">{t("text.label")}</label>
-                <input
-                  id="watermark-text"
-                  type="text"
-                  value={text}
-                  maxLength={MAX_WATERMARK_TEXT}
-                  placeholder={t("text.placeholder")}
-                  disabled={busy}
-                  onChange={(event) => setText(event.target.value)}
-                  data-testid="watermark-text"
-                />
-              </div>
-              <div className="watermark__row">
-                <div className="field">
-                  <label htmlFor="watermark-size">{t("size", { size })}</label>
-                  <input
-                    id="watermark-size"
-                    type="range"
-                    min={8}
-                    max={200}
-                    value={size}
-                    disabled={busy}
-                    onChange={(event) => setSize(Number(event.target.value))}
-                  />
-                </div>
-                <div className="field">
-                  <label htmlFor="watermark-opacity">{t("opacity", { opacity })}</label>
-                  <input
-                    id="watermark-opacity"
-                    type="range"
+              <ChoiceGroup
+                legend={t("kind.legend")}
+                name="kind"
+                choices={KINDS.map((value) => ({ value, label: t(`kind.${value}`) }))}
+                value={kind}
+                disabled={busy}
+                onChange={setKind}
+              />
+              {kind === "text" ? (
+                <>
+                  <div className="field">
+                    <label htmlFor="watermark-text">{t("text.label")}</label>
+                    <input
+                      id="watermark-text"
+                      type="text"
+                      value={text}
+                      maxLength={MAX_WATERMARK_TEXT}
+                      placeholder={t("text.placeholder")}
+                      disabled={busy}
+                      onChange={(event) => setText(event.target.value)}
+                      data-testid="watermark-text"
+                    />
+                  </div>
+                  <div className="watermark__row">
+                    <Slider
+                      id="watermark-size"
+                      label={t("size", { size })}
+                      min={8}
+                      max={200}
+                      value={size}
+                      disabled={busy}
+                      onChange={setSize}
+                    />
+                    <div className="field">
+                      <label htmlFor="watermark-color">{t("color")}</label>
+                      <input
+                        id="watermark-color"
+                        type="color"
+                        value={color}
+                        disabled={busy}
+                        onChange={(event) => setColor(event.target.value)}
+                      />
+                    </div>
+                  </div>
+                </>
+              ) : (
+                <>
+                  <div className="field">
+                    <label htmlFor="watermark-image">{t("image.label")}</label>
+                    <div className="watermark__image">
+                      {imageUrl !== null ? (
+                        <img
+                          className="watermark__image-thumb"
+                          src={imageUrl}
+                          alt={t("image.alt")}
+                          data-testid="watermark-image-thumb"
+                        />
+                      ) : null}
+                      <input
+                        id="watermark-image"
+                        type="file"
+                        accept={WATERMARK_IMAGE_TYPES.join(",")}
+                        disabled={busy}
+                        aria-describedby="watermark-image-hint"
+                        onChange={(event) => chooseImage(event.target.files?.[0])}
+                        data-testid="watermark-image"
+                      />
+                    </div>
+                    <p
+                      id="watermark-image-hint"
+                      className={imageRefused ? "pdf-converter__error" : "pdf-converter__hint"}
+                      role={imageRefused ? "alert" : undefined}
+                    >
+                      {t(imageRefused ? "image.refused" : "image.hint", { megabytes: WATERMARK_IMAGE_MB })}
+                    </p>
+                  </div>
+                  <Slider
+                    id="watermark-image-size"
+                    label={t("imageSize", { size: imageSize })}
                     min={5}
                     max={100}
-                    value={opacity}
+                    value={imageSize}
                     disabled={busy}
-                    onChange={(event) => setOpacity(Number(event.target.value))}
+                    onChange={setImageSize}
                   />
-                </div>
-                <div className="field">
-                  <label htmlFor="watermark-color">{t("color")}</label>
-                  <input
-                    id="watermark-color"
-                    type="color"
-                    value={color}
-                    disabled={busy}
-                    onChange={(event) => setColor(event.target.value)}
-                  />
-                </div>
-              </div>
+                </>
+              )}
+              <Slider
+                id="watermark-opacity"
+                label={t("opacity", { opacity })}
+                min={5}
+                max={100}
+                value={opacity}
+                disabled={busy}
+                onChange={setOpacity}
+              />
               <ChoiceGroup
                 legend={t("rotation.legend")}
                 name="rotation"
@@ -198,28 +311,38 @@ export default function WatermarkPage() {
                 onChange={setRangesText}
               />
             </div>
-            {first !== undefined && words !== "" ? (
+            {first !== undefined && markChosen ? (
               <PagePreview
                 file={file}
                 page={first}
                 overlay={(scale, page) =>
-                  previewCentres(position).map(([x, y]) => (
-                    <span
-                      key={`${x}-${y}`}
-                      className="watermark__preview-text"
-                      style={{
-                        left: `${x * 100}%`,
-                        top: `${y * 100}%`,
-                        fontSize: size * scale,
-                        color,
-                        opacity: opacity / 100,
-                        rotate: `${-angleOf(rotation, page)}deg`,
-                      }}
-                      data-testid="watermark-preview"
-                    >
-                      {words}
-                    </span>
-                  ))
+                  previewCentres(position).map(([x, y]) => {
+                    const place = {
+                      left: `${x * 100}%`,
+                      top: `${y * 100}%`,
+                      opacity: opacity / 100,
+                      rotate: `${-angleOf(rotation, page)}deg`,
+                    };
+                    return kind === "image" && imageUrl !== null ? (
+                      <img
+                        key={`${x}-${y}`}
+                        className="watermark__preview-image"
+                        src={imageUrl}
+                        alt=""
+                        style={{ ...place, width: (page.width * imageSize * scale) / 100 }}
+                        data-testid="watermark-preview"
+                      />
+                    ) : (
+                      <span
+                        key={`${x}-${y}`}
+                        className="watermark__preview-text"
+                        style={{ ...place, fontSize: size * scale, color }}
+                        data-testid="watermark-preview"
+                      >
+                        {words}
+                      </span>
+                    );
+                  })
                 }
               />
             ) : null}
@@ -234,8 +357,8 @@ export default function WatermarkPage() {
           onStart={run}
           testId="watermark-button"
         >
-          {file !== null && pageCount !== null && words === "" ? (
-            <p className="tool-actions__hint">{t("text.required")}</p>
+          {file !== null && pageCount !== null && !markChosen ? (
+            <p className="tool-actions__hint">{t(kind === "text" ? "text.required" : "image.required")}</p>
           ) : null}
         </TaskActions>
       </div>

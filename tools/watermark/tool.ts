@@ -1,5 +1,12 @@
 import { z } from "zod";
-import { AVAILABLE, CONTAINER, declareTool, options, pdfInput } from "../../contract/tool-kit.ts";
+import {
+  AVAILABLE,
+  CONTAINER,
+  declareTool,
+  extraImageFile,
+  options,
+  pdfInput,
+} from "../../contract/tool-kit.ts";
 
 /** Where the watermark goes on the displayed page, or repeated over all of it. */
 export const WATERMARK_POSITIONS = [
@@ -26,7 +33,15 @@ export default declareTool({
   order: 14,
   icon: "pen",
   ...AVAILABLE,
-  input: pdfInput(1),
+  input: {
+    ...pdfInput(1),
+    extraFiles: {
+      image: extraImageFile(
+        "The watermark image (PNG, transparency kept; JPEG or WebP), instead of `text`.",
+        false,
+      ),
+    },
+  },
   options: z.object({
     // Required by the engine: a schema default would stamp words nobody chose.
     text: z.string().trim().min(1).max(MAX_WATERMARK_TEXT).optional(),

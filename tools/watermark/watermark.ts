@@ -19,7 +19,7 @@ import {
   type Stamp,
 } from "../../engines/pdf/stamp-place.ts";
 import { type TextForm, textForms } from "../../engines/pdf/stamp-text.ts";
-import type { EngineInput, EngineOutput, ProgressReporter } from "../../engines/types.ts";
+import type { EngineHandler, EngineInput } from "../../engines/types.ts";
 import type tool from "./tool.ts";
 
 type Options = z.output<(typeof tool)["options"]>;
@@ -67,8 +67,9 @@ function markScale(frame: PageFrame, mark: Mark, options: Options): { scale: num
  */
 function stampsFor(frame: PageFrame, mark: Mark, options: Options): Stamp[] {
   const degrees = watermarkAngle(options.rotation, frame);
-  const { scale, unit } = markScale(frame, mark, options);
+  const { scale: chosen, unit } = markScale(frame, mark, options);
   const box = mark.kind === "text" ? mark.text : mark;
+  const scale = chosen * fitFactor(frame, box, chosen, degrees, unit / 2, mark.kind === "text");
   const centres = centresOf(
     frame,
     { width: box.width * scale, height: box.height * scale },
@@ -86,12 +87,43 @@ function stampsFor(frame: PageFrame, mark: Mark, options: Options): Stamp[] {
   const upright = Math.abs(degrees % 90) < 0.01;
   return centres.flatMap(([x, y]) =>
     upright
-      ? [{ form: form.form, matrix: placeForm(frame, form, x, y, degrees) }]
+      ? [{ form: form.form, matrix: placeForm(frame, form, x, y, degrees, scale) }]
       : [
-          { form: form.silent, matrix: placeForm(frame, form, x, y, degrees) },
-          { form: form.form, matrix: placeForm(frame, form, x, y, 0), invisible: true },
+          { form: form.silent, matrix: placeForm(frame, form, x, y, degrees, scale) },
+          { form: form.form, matrix: placeForm(frame, form, x, y, 0, scale), invisible: true },
         ],
   );
+}
+
+/** The bounding box of a `width` × `height` box turned by `degrees`. */
+function turnedBox(width: number, height: number, degrees: number): { width: number; height: number } {
+  const radians = (degrees * Math.PI) / 180;
+  return {
+    width: Math.abs(width * Math.cos(radians)) + Math.abs(height * Math.sin(radians)),
+    height: Math.abs(width * Math.sin(radians)) + Math.abs(height * Math.cos(radians)),
+  };
+}
+
+/**
+ * How much a mark must shrink to fit inside the page's margins, turned (and, for text, upright too:
+ * its invisible copy carries the text, and extractors drop what lies off the page). 1 when it fits:
+ * a 60 pt word is wider than a 100 pt page (wide corpus: issue11124.pdf lost its first letter).
+ */
+function fitFactor(
+  frame: PageFrame,
+  box: { readonly width: number; readonly height: number },
+  scale: number,
+  degrees: number,
+  margin: number,
+  upright: boolean,
+): number {
+  const room = {
+    width: Math.max(1, frame.width - 2 * margin),
+    height: Math.max(1, frame.height - 2 * margin),
+  };
+  const boxes = [turnedBox(box.width * scale, box.height * scale, degrees)];
+  if (upright) boxes.push({ width: box.width * scale, height: box.height * scale });
+  return Math.min(1, ...boxes.flatMap((b) => [room.width / b.width, room.height / b.height]));
 }
 
 /**
@@ -105,10 +137,8 @@ function centresOf(
   degrees: number,
   unit: number,
 ): [number, number][] {
-  const radians = (degrees * Math.PI) / 180;
   // The turned mark's bounding box, to keep a corner placement inside the page.
-  const boxWidth = Math.abs(box.width * Math.cos(radians)) + Math.abs(box.height * Math.sin(radians));
-  const boxHeight = Math.abs(box.width * Math.sin(radians)) + Math.abs(box.height * Math.cos(radians));
+  const { width: boxWidth, height: boxHeight } = turnedBox(box.width, box.height, degrees);
   const margin = unit / 2;
   const [vertical, horizontal] = options.position.split("-");
   if (options.position === "center") return [[frame.width / 2, frame.height / 2]];
@@ -177,14 +207,9 @@ async function markOf(
 }
 
 /** Adds the watermark; `extras.image` is the uploaded image of an image watermark. */
-export const addWatermark = (
-  inputs: readonly EngineInput[],
-  options: Options,
-  progress: ProgressReporter,
-  extras?: Readonly<Record<string, EngineInput>>,
-): Promise<EngineOutput> =>
+export const addWatermark: EngineHandler<Options> = (inputs, options, progress, extras = {}) =>
   editPdf(inputs, "watermark", progress, async (doc) => {
-    const mark = await markOf(doc, options, extras?.image);
+    const mark = await markOf(doc, options, extras.image);
     const pages = pagesToStamp(options.pages, doc.countPages());
     progress(20);
     for (const [k, index] of pages.entries()) {
