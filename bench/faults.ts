@@ -2,8 +2,9 @@
  * Faults against the real local stack (converter + `wrangler dev`, rate limits raised): tasks are
  * started, then the converter or one of its job runners is frozen with SIGSTOP, and every task is
  * followed to its end. Goal: every task ends — SUCCESS after recovery, or a named failure — within
- * its deadline, the 5-minute queue window after creation (QUEUE_POLICY in worker/task-object.ts)
- * plus one attempt's silence limit (CONVERTER_DEADLINES.silentMs, 20 s). Also prints what
+ * its deadline after creation (the 202): the 5-minute queue window (QUEUE_POLICY in
+ * worker/task-object.ts), plus the last retry's backoff (at most 2 s) and that attempt's silence
+ * limit (CONVERTER_DEADLINES.silentMs, 20 s). Also prints what
  * `GET /api/health` answered during each fault (status, time, runners).
  *
  * Faults:
@@ -22,7 +23,8 @@ import { BenchClient, mergeTwoPdfs, type TaskRun, withStack } from "./api-driver
 
 const QUEUE_WINDOW_MS = 5 * 60_000;
 const SILENT_MS = 20_000;
-const DEADLINE_MS = QUEUE_WINDOW_MS + SILENT_MS;
+const BACKOFF_CAP_MS = 2000;
+const DEADLINE_MS = QUEUE_WINDOW_MS + BACKOFF_CAP_MS + SILENT_MS;
 const TASKS = 8;
 const all = process.argv.includes("--all");
 
@@ -184,7 +186,10 @@ async function runFault(url: string, converterPid: number, fault: Fault): Promis
           : `FAILURE ${result.status.error_code ?? "?"}`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
-  const maxMs = Math.max(...results.map((result) => (result instanceof Error ? Number.NaN : result.totalMs)));
+  // From the task's creation (its 202), where its deadline starts.
+  const maxMs = Math.max(
+    ...results.map((result) => (result instanceof Error ? Number.NaN : result.totalMs - result.startMs)),
+  );
   return {
     fault: fault.label,
     tasks: TASKS,
@@ -205,9 +210,9 @@ await withStack({ raiseLimits: true }, async (url, stack) => {
     await sleep(3000);
   }
   console.log(
-    `# Faults: ${TASKS} merges each, deadline ${seconds(DEADLINE_MS)} (queue window + silence limit)\n`,
+    `# Faults: ${TASKS} merges each, deadline ${seconds(DEADLINE_MS)} after creation (queue window + last backoff + silence limit)\n`,
   );
-  console.log("| fault | tasks | outcomes | max time to end | within deadline |");
+  console.log("| fault | tasks | outcomes | max time from creation to end | within deadline |");
   console.log("|---|---|---|---|---|");
   for (const row of rows) {
     const within = Number.isFinite(row.maxMs) && row.maxMs <= DEADLINE_MS;
