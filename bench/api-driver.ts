@@ -21,7 +21,7 @@ import {
   taskStartResponseSchema,
   taskStatusSchema,
 } from "../contract/index.ts";
-import { buildClient, ROOT, startStack } from "../scripts/stack.ts";
+import { buildClient, ROOT, type Stack, startStack } from "../scripts/stack.ts";
 
 export interface BenchStackOptions {
   /** Lifts both per-client limits for the run (load tests start hundreds of tasks a minute). */
@@ -45,7 +45,7 @@ export function raisedLimitsConfig(): string {
 /** Starts the stack (building the client first when dist/client is missing), runs `body`, stops it. */
 export async function withStack<T>(
   options: BenchStackOptions,
-  body: (url: string) => Promise<T>,
+  body: (url: string, stack: Stack) => Promise<T>,
 ): Promise<T> {
   if (!existsSync(join(ROOT, "dist/client/index.html"))) await buildClient();
   const persistTo = mkdtempSync(join(tmpdir(), "bench-state-"));
@@ -54,7 +54,7 @@ export async function withStack<T>(
   try {
     const stack = await startStack({ port, converterPort: port + 1, persistTo, quiet: true, wranglerConfig });
     try {
-      return await body(stack.url);
+      return await body(stack.url, stack);
     } finally {
       await stack.stop();
     }

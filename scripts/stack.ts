@@ -90,6 +90,8 @@ export interface StackOptions {
 
 export interface Stack {
   url: string;
+  /** The converter's process id now (it changes when the supervisor restarts it). */
+  converterPid(): number | undefined;
   stop(): Promise<void>;
 }
 
@@ -207,6 +209,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   );
   const stack: Stack = {
     url: `http://127.0.0.1:${options.port}`,
+    converterPid: () => converter.child.pid,
     stop: () => Promise.all([wrangler.stop(), converter.stop()]).then(() => undefined),
   };
   try {

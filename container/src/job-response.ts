@@ -64,13 +64,14 @@ export async function jobResponse(
     signal();
   });
 
-  await nextOrBeat();
+  const startedByBeat = (await nextOrBeat()) === "beat";
   if (result !== undefined && !result.ok) {
     finished();
     return errorResponse(result.error, id);
   }
 
   async function* frames(): AsyncGenerator<Uint8Array> {
+    if (startedByBeat) yield encodeFrame({ type: "heartbeat" } satisfies OutputFrame);
     for (;;) {
       for (let percent = progress.shift(); percent !== undefined; percent = progress.shift()) {
         yield encodeFrame({ type: "progress", percent } satisfies OutputFrame);

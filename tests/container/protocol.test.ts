@@ -270,6 +270,27 @@ describe("wedged runners", () => {
     expect(converter.runnerPids()).not.toContain(frozen);
   });
 
+  it("starts the answer of a job waiting for a runner after one heartbeat period and beats until it runs", async () => {
+    const converter = await converterWith({ concurrency: 1, heartbeatMs: 200 });
+    const long = textPdf("L", 1200);
+    const first = await postJob(
+      converter.url,
+      "merge-pdf",
+      {},
+      [1, 2, 3].map((n) => pdfFile(`${n}.pdf`, long)),
+    );
+    expect(first.status).toBe(200);
+    const sent = Date.now();
+    const queued = await postJob(converter.url, "merge-pdf", {}, [pdfFile("a.pdf", textPdf("A", 2))]);
+    // Answered while the first job still holds the only runner.
+    expect(queued.status).toBe(200);
+    expect(Date.now() - sent).toBeLessThan(3000);
+    const [firstStream, queuedStream] = await Promise.all([readJobStream(first), readJobStream(queued)]);
+    expect(firstStream.facts).toMatchObject({ pages: 3600 });
+    expect(queuedStream.facts).toMatchObject({ pages: 2 });
+    expect(queuedStream.heartbeats).toBeGreaterThanOrEqual(1);
+  });
+
   it("leaves a runner busy in a long engine call alone while it uses CPU", async () => {
     const converter = await converterWith({ concurrency: 1, wedgedMs: 300 });
     // Pages of 1,200 text lines: MuPDF works for long stretches between two progress reports.
