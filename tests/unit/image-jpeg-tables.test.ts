@@ -135,7 +135,7 @@ describe("8-bit quantisation tables", () => {
     // Both answers occur, so neither is given regardless of the scans.
     expect(verdicts.kept).toBeGreaterThanOrEqual(4);
     expect(verdicts.rewritten).toBeGreaterThanOrEqual(20);
-  });
+  }, 60_000);
 
   it("are not judged on files the scan reader does not take (baseline, cut short)", async () => {
     const baseline = new Uint8Array(
@@ -175,5 +175,5 @@ describe("8-bit quantisation tables", () => {
       .toBuffer();
     expect(tablesOf(ours).every((table) => table.precision === 0)).toBe(true);
     expect(ours.length).toBeLessThanOrEqual(theirs.length);
-  });
+  }, 60_000);
 });

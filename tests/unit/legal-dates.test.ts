@@ -16,7 +16,7 @@ const ROOT = resolve(import.meta.dirname, "../..");
 /** The text as it stood on the day `LEGAL_UPDATED` names. */
 const FINGERPRINTS = {
   privacy: "79286523162aa45aff3f8979c41b3842a2b4abeef3d326a54eec6d16ee9012be",
-  terms: "55029f46b64f55fb9541802a3ca780ba98a728bfdac3efc492a871f3ad31de13",
+  terms: "d9829e93888714081476323b1c4f96fa55600ac53d6d7e8eda46d69b341dd86e",
 } as const;
 
 function fingerprint(page: keyof typeof FINGERPRINTS): string {

@@ -23,8 +23,9 @@ export const TERMS_SECTIONS = [
 
 /**
  * The day each legal text last changed (its strings under `pages.<page>` in any language), as git
- * history shows: both 2026-11-27, when their English titles took sentence case (before that, the
- * privacy policy on 2026-11-27 in dc47634, the terms on 2026-11-23 in 6571c56).
+ * history shows: both 2026-11-27, when their English titles took sentence case and the terms dropped
+ * their line on tools not yet built (before that, the privacy policy on 2026-11-27 in dc47634, the
+ * terms on 2026-11-23 in 6571c56).
  * tests/unit/legal-dates.test.ts fails when a text changes without this date.
  */
 export const LEGAL_UPDATED = { privacy: "2026-11-27", terms: "2026-11-27" } as const;
