@@ -93,6 +93,23 @@ describe("Add page numbers", () => {
     expect(box?.[3] ?? 0).toBeGreaterThan(595 - 28 - 11);
   });
 
+  it("shrinks the label to fit a page smaller than the label and its margins", async () => {
+    // A 12 × 12 pt page: "Page 1 of 1" at 11 pt, 28 pt from the edge, would lie off the page.
+    const doc = new mupdf.PDFDocument();
+    doc.insertPage(-1, doc.addPage([0, 0, 12, 12], 0, doc.addObject({}), ""));
+    const output = await number(new Uint8Array(doc.saveToBuffer("").asUint8Array()), {
+      format: "page-of-total",
+    });
+    expect(popplerPageTexts(output.bytes)[0]?.trim()).toBe("Page 1 of 1");
+    const box = hit(output.bytes, 0, "Page 1 of 1");
+    expect(box).toBeDefined();
+    const [x0, y0, x1, y1] = box ?? [0, 0, 0, 0];
+    expect(x0).toBeGreaterThanOrEqual(0);
+    expect(y0).toBeGreaterThanOrEqual(0);
+    expect(x1).toBeLessThanOrEqual(12);
+    expect(y1).toBeLessThanOrEqual(12);
+  });
+
   it("refuses a range outside the document", async () => {
     const error = await engineFailure(number(textPdf("Short", 2), { pages: "3" }));
     expect(error.code).toBe("INVALID_OPTIONS");

@@ -27,14 +27,23 @@ export const addPageNumbers: EngineHandler<Options> = (inputs, options, progress
       if (form === undefined) continue;
       const frame = pageFrame(doc, index);
       const margin = Math.min(options.margin, frame.width / 4, frame.height / 4);
+      // On a page smaller than the label and its margins the label shrinks to fit, else it would
+      // fall off the page (and out of what viewers and extractors show).
+      const scale = Math.min(
+        1,
+        (frame.width - 2 * margin) / form.width,
+        (frame.height - 2 * margin) / form.height,
+      );
+      const width = form.width * scale;
+      const height = form.height * scale;
       const x =
         horizontal === "left"
-          ? margin + form.width / 2
+          ? margin + width / 2
           : horizontal === "right"
-            ? frame.width - margin - form.width / 2
+            ? frame.width - margin - width / 2
             : frame.width / 2;
-      const y = vertical === "top" ? margin + form.height / 2 : frame.height - margin - form.height / 2;
-      drawStamps(doc, index, [{ form: form.form, matrix: placeForm(frame, form, x, y, 0) }], {
+      const y = vertical === "top" ? margin + height / 2 : frame.height - margin - height / 2;
+      drawStamps(doc, index, [{ form: form.form, matrix: placeForm(frame, form, x, y, 0, scale) }], {
         opacity: 1,
         under: false,
       });
