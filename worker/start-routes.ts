@@ -9,6 +9,7 @@ import {
   type ToolId,
   taskStartResponseSchema,
 } from "../contract/index.ts";
+import { Slots } from "./edge-slots.ts";
 import type { AppEnv } from "./env.ts";
 import { countTaskCreation } from "./rate-limit.ts";
 import { newTaskId } from "./task-id.ts";
@@ -98,6 +99,15 @@ async function createTask(
  * over its limit writes nothing to R2; every request counts, refused or not), streamed upload into
  * R2, tool resolution and option validation, then the task object takes over. 202 `{task_id}`.
  */
+/**
+ * Uploads one isolate streams into R2 at once; the others wait here, their bodies unread. Under
+ * `wrangler dev`, 32 or 64 concurrent 3.4 MB merges saturated the Worker's runtime until wrangler's
+ * proxy lost its connections to it (a plain-text 500 "Network connection lost" for every upload in
+ * flight, bench:load); 16 at once never did.
+ */
+export const UPLOAD_CONCURRENCY = 8;
+export const uploadSlots = new Slots(UPLOAD_CONCURRENCY);
+
 export function startTaskRoute(path: string): Handler<AppEnv> {
   return async (c) => {
     const query = Object.fromEntries(new URL(c.req.url).searchParams);
@@ -108,7 +118,8 @@ export function startTaskRoute(path: string): Handler<AppEnv> {
 
     const taskId = await newTaskId(c.env.CSRF_SECRET);
     const sink = r2Sink(c.env.FILES, taskId);
-    const upload = await receiveUpload(c.req.raw, uploadPlanFor(candidates), sink);
+    const release = await uploadSlots.acquire();
+    const upload = await receiveUpload(c.req.raw, uploadPlanFor(candidates), sink).finally(release);
     const tool = await createTask(
       c.env,
       path,

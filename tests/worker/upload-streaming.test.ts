@@ -35,10 +35,14 @@ function lazyUpload(filename: string, head: Uint8Array, totalBytes: number) {
   const boundary = `----lazy${crypto.randomUUID()}`;
   let sent = 0;
   let finished = false;
+  let closed = false;
   const body = new ReadableStream<Uint8Array>(
     {
       pull(controller) {
-        if (finished) return controller.close();
+        if (finished) {
+          closed = true;
+          return controller.close();
+        }
         if (sent === 0) {
           controller.enqueue(
             encoder.encode(
@@ -66,7 +70,8 @@ function lazyUpload(filename: string, head: Uint8Array, totalBytes: number) {
     body,
     headers: { "Content-Type": `multipart/form-data; boundary=${boundary}` },
   });
-  return { request, pulled: () => sent };
+  /** `ended`: the Worker read the body to its end (past the closing boundary's "\r\n"). */
+  return { request, pulled: () => sent, ended: () => closed };
 }
 
 function formRequest(data: FormData): Request {
@@ -113,6 +118,16 @@ describe("streaming into the sink", () => {
     expect(kept).toEqual([{ name: "big.pdf", kind: "pdf", size: 20 * MB }]);
     expect(pulledAtFirstChunk).toBeGreaterThan(0);
     expect(pulledAtFirstChunk).toBeLessThan(1 * MB);
+  });
+
+  it("reads the body to its end, past the closing boundary, before the upload is answered", async () => {
+    // Bytes left unread when the Worker answers poison wrangler dev's proxy connection: its next
+    // requests fail as a plain-text 500 "Network connection lost" (issue 29, point 5).
+    const upload = lazyUpload("small.pdf", pdfHead, 200 * 1024);
+    const { sink, kept } = recordingSink();
+    await receiveUpload(upload.request, plan(), sink);
+    expect(kept).toEqual([{ name: "small.pdf", kind: "pdf", size: 200 * 1024 }]);
+    expect(upload.ended()).toBe(true);
   });
 
   it("stores a file larger than one R2 part intact (multipart upload)", async () => {

@@ -291,6 +291,10 @@ export async function receiveUpload<T>(
         extras.push(await sink.keep(file));
       }
     }
+    // After the closing boundary the body still has its epilogue (a browser's and undici's "\r\n")
+    // and its end, both unread: answering then leaves unread bytes on the connection, which the
+    // HTTP layer in front (workerd, wrangler dev's proxy) may drop (see drain.ts). Read it to its end.
+    await reader.drain(drainBound(request));
     if (kept.length === 0) throw new AppError("NO_FILE", "No file was uploaded");
     return { files: kept, extras, fields };
   } catch (error) {
