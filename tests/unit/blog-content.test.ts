@@ -78,6 +78,7 @@ const post = (slug: string, date: string, tags: string[]): BlogPost => ({
   date,
   readingTime: 4,
   tags,
+  language: "en",
 });
 
 describe("publishedPosts", () => {
@@ -98,6 +99,7 @@ describe("postHead", () => {
     const head = postHead(
       { ...post("merge", "2026-11-09", ["tutorials", "pdf"]), image: "images/a.webp" },
       "Blog",
+      "en",
     );
     expect(head).toMatchObject({
       title: "merge - Blog",
