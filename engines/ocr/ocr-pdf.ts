@@ -405,41 +405,31 @@ function pageHasText(doc: mupdf.PDFDocument, index: number): boolean {
 }
 
 /**
- * Before a page with text is recognised again: when none of its text shows, all of it (an old OCR
- * layer) is removed from its drawing, images and line art untouched; answers the boxes of the
- * lines of text that show (in the page's drawn space), which stay.
+ * Before a page with text is recognised again: its invisible text (an old OCR layer, render mode 3)
+ * is removed from its drawing by a redaction of text only, images and line art untouched. Text
+ * that shows stays, and so does an invisible glyph lying over one that shows (a redaction takes
+ * every glyph in its box). Answers the boxes of the lines of text left (in the page's drawn space).
  */
 function removeHiddenText(doc: mupdf.PDFDocument, index: number): mupdf.Rect[] {
   const page = doc.loadPage(index);
   try {
-    let shows = false;
-    const device = new mupdf.Device({
-      fillText: () => {
-        shows = true;
-      },
-      strokeText: () => {
-        shows = true;
-      },
-      clipText: () => {
-        shows = true;
-      },
-    });
-    try {
-      page.runPageContents(device, mupdf.Matrix.identity);
-      device.close();
-    } finally {
-      device.destroy();
-    }
-    if (!shows) {
-      page.createAnnotation("Redact").setRect(page.getBounds());
+    const { shown, hidden } = glyphBoxes(page);
+    const overlaps = (a: mupdf.Rect, b: mupdf.Rect) =>
+      a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
+    const removed =
+      shown.length === 0
+        ? [page.getBounds()]
+        : hidden.filter((box) => !shown.some((seen) => overlaps(box, seen)));
+    if (removed.length > 0) {
+      for (const box of removed) page.createAnnotation("Redact").setRect(box);
       page.applyRedactions(
         false,
         mupdf.PDFPage.REDACT_IMAGE_NONE,
         mupdf.PDFPage.REDACT_LINE_ART_NONE,
         mupdf.PDFPage.REDACT_TEXT_REMOVE,
       );
-      return [];
     }
+    if (shown.length === 0) return [];
     const boxes: mupdf.Rect[] = [];
     const text = page.toStructuredText("");
     try {
@@ -451,6 +441,38 @@ function removeHiddenText(doc: mupdf.PDFDocument, index: number): mupdf.Rect[] {
   } finally {
     page.destroy();
   }
+}
+
+/**
+ * The boxes of the page's glyphs (its drawn space), those that show apart from the invisible ones
+ * (render mode 3, which MuPDF hands its devices as ignored text). Text used as a clip counts as
+ * shown: it may reveal what is drawn through it.
+ */
+function glyphBoxes(page: mupdf.PDFPage): { shown: mupdf.Rect[]; hidden: mupdf.Rect[] } {
+  const shown: mupdf.Rect[] = [];
+  const hidden: mupdf.Rect[] = [];
+  const collect = (into: mupdf.Rect[]) => (text: mupdf.Text, ctm: mupdf.Matrix) =>
+    text.walk({
+      showGlyph(font, trm, glyph, _unicode, wmode) {
+        const advance = font.advanceGlyph(glyph, wmode) || 0.5;
+        // The glyph's em box, from the descender to the ascender of a usual font, along its advance.
+        into.push(mupdf.Rect.transform([0, -0.25, advance, 0.85], mupdf.Matrix.concat(trm, ctm)));
+      },
+    });
+  const device = new mupdf.Device({
+    fillText: collect(shown),
+    strokeText: (text, _stroke, ctm) => collect(shown)(text, ctm),
+    clipText: collect(shown),
+    clipStrokeText: (text, _stroke, ctm) => collect(shown)(text, ctm),
+    ignoreText: collect(hidden),
+  });
+  try {
+    page.runPageContents(device, mupdf.Matrix.identity);
+    device.close();
+  } finally {
+    device.destroy();
+  }
+  return { shown, hidden };
 }
 
 /** The lines without the words whose centre lies in one of `shown` (boxes in points, y down). */

@@ -192,11 +192,16 @@ describe("OCR of images", () => {
   });
 });
 
-/**
- * A scan page as another program leaves it: the JPEG, then `text` at the top in Helvetica, in
- * render mode 3 (an invisible OCR layer) or 0 (text that shows, e.g. a stamped caption).
- */
-function scanWithText(jpeg: Uint8Array, text: string, mode: 0 | 3): Uint8Array {
+/** A line of text another program put on a scan, `fromTop` points below the page's top edge. */
+interface AddedText {
+  readonly text: string;
+  /** Render mode 3 (an invisible OCR layer) or 0 (text that shows, e.g. a stamped caption). */
+  readonly mode: 0 | 3;
+  readonly fromTop: number;
+}
+
+/** A scan page as another program leaves it: the JPEG, then each text in Helvetica. */
+function scanWithText(jpeg: Uint8Array, ...texts: readonly AddedText[]): Uint8Array {
   const doc = new mupdf.PDFDocument();
   try {
     const image = new mupdf.Image(jpeg);
@@ -206,7 +211,10 @@ function scanWithText(jpeg: Uint8Array, text: string, mode: 0 | 3): Uint8Array {
       XObject: { Im0: doc.addImage(image) },
       Font: { F1: doc.addSimpleFont(new mupdf.Font("Helvetica")) },
     };
-    const content = `q ${width} 0 0 ${height} 0 0 cm /Im0 Do Q BT ${mode} Tr /F1 24 Tf 60 ${height - 40} Td (${text}) Tj ET`;
+    const lines = texts.map(
+      ({ text, mode, fromTop }) => `BT ${mode} Tr /F1 24 Tf 60 ${height - fromTop} Td (${text}) Tj ET`,
+    );
+    const content = `q ${width} 0 0 ${height} 0 0 cm /Im0 Do Q ${lines.join(" ")}`;
     doc.insertPage(-1, doc.addPage([0, 0, width, height], 0, resources, content));
     return doc.saveToBuffer("compress").asUint8Array().slice();
   } finally {
@@ -220,7 +228,7 @@ const occurrences = (text: string, word: string) => text.split(word).length - 1;
 describe.skipIf(!hasPdftotext)("OCR redoing pages with text", () => {
   it("removes another program's invisible layer, so the text comes out once", async () => {
     const jpeg = await scanImage({ markdown: `# Letter\n\n${ENGLISH}.` });
-    const old = scanWithText(jpeg, "Stale quokka layer", 3);
+    const old = scanWithText(jpeg, { text: "Stale quokka layer", mode: 3, fromTop: 40 });
     expect(popplerText(old)).toContain("quokka");
     const kept = await run(old, "pdf", "en");
     expect(kept.facts).toMatchObject({ pages_recognised: 0, pages_with_text: 1 });
@@ -234,11 +242,29 @@ describe.skipIf(!hasPdftotext)("OCR redoing pages with text", () => {
 
   it("keeps text that shows, and leaves its words out of the new layer", async () => {
     const jpeg = await scanImage({ markdown: `# Letter\n\n${ENGLISH}.` });
-    const stamped = scanWithText(jpeg, "Received Tuesday", 0);
+    const stamped = scanWithText(jpeg, { text: "Received Tuesday", mode: 0, fromTop: 40 });
     const redone = await run(stamped, "pdf", "en", true);
     const text = popplerText(redone.bytes);
     expect(occurrences(text, "Tuesday")).toBe(1);
     expect(occurrences(text, "quick brown fox")).toBe(1);
+  });
+
+  it("removes an old invisible layer beside text that shows, so the new text comes out once", async () => {
+    const jpeg = await scanImage({ markdown: `# Letter\n\n${ENGLISH}.` });
+    // A stamp that shows at the top; an old OCR layer of the body's words, invisible, lower down.
+    const both = scanWithText(
+      jpeg,
+      { text: "Received Tuesday", mode: 0, fromTop: 40 },
+      { text: "The quick brown fox jumps over a quokka", mode: 3, fromTop: 600 },
+    );
+    expect(occurrences(popplerText(both), "quick brown fox")).toBe(1);
+    const redone = await run(both, "pdf", "en", true);
+    expect(redone.facts).toMatchObject({ pages_recognised: 1 });
+    const text = popplerText(redone.bytes);
+    expect(text).not.toContain("quokka");
+    expect(occurrences(text, "quick brown fox")).toBe(1);
+    expect(occurrences(text, "Tuesday")).toBe(1);
+    expect(pageImageStreams(redone.bytes)).toEqual(pageImageStreams(both));
   });
 });
 
