@@ -3,24 +3,30 @@
  * fonts (Markdown to PDF), drawn at 200 dpi and degraded like a phone or office scan (±1.5°
  * rotation, blur, grey noise, JPEG quality 70; the German page also turned 90°), recognised
  * through the API (POST /api/pdf/ocr, text read back with pdftotext) and, in the same run, by the
- * Tesseract CLI on the same JPEG, the two in turn (`--runs N` times each, 3 by default, alternating
+ * Tesseract CLI on the same JPEG making the same kind of output (a searchable PDF, its text read
+ * back with pdftotext too), the two in turn (`--runs N` times each, 3 by default, alternating
  * which goes first) so that the shared machine's load falls on both alike. Prints per language the
  * character error rate (Levenshtein on NFC text, whitespace collapsed) and the median seconds per
- * page of both, and the SSIM of the output page's render against the input image, next to the
- * issue's goals.
- */
+ * page of both, the SSIM of the output page's render against the input image, next to the
+ * issue's goals, and the load average during each language's runs.
+ *
+ * `-- --engine`: the engine alone instead of the API. `-- --url URL`: the API of a stack already
+ * running. `-- --trace`: each API run's timeline as the client sees it. `-- --pages N`: one scan of
+ * N pages through the API, its seconds against the job time limit. */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import * as mupdf from "mupdf";
 import sharp from "sharp";
+import { DEFAULT_JOB_TIMEOUT_MS } from "../container/src/limits.ts";
 import type { LanguageCode } from "../contract/index.ts";
 import { TESSERACT_MODELS } from "../engines/ocr/tesseract.ts";
-import { scanImage } from "../tests/support/scan-pages.ts";
+import { scanImage, scanPdf } from "../tests/support/scan-pages.ts";
 import { popplerText } from "../tests/support/script-text.ts";
 import { ssim } from "../tests/support/ssim.ts";
 import { BenchClient, median, taskForm, withStack } from "./api-driver.ts";
+import { descendants } from "./stack-processes.ts";
 
 const SENTENCES: Readonly<Record<LanguageCode, string>> = {
   en: "The river flows quietly past the old mill, where children gather every summer to watch the boats.",
@@ -91,17 +97,35 @@ async function degrade(clean: Uint8Array, angle: number, turn: number): Promise<
   return new Uint8Array(jpeg);
 }
 
-function cli(jpeg: Uint8Array, code: LanguageCode): { text: string; seconds: number } {
+/** CPU seconds (user + system, its reaped children included) of process `pid` so far. */
+function cpuSeconds(pid: number | "self"): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  // utime, stime, cutime, cstime: fields 14–17 of stat(5), counted after the command's name.
+  return fields.slice(11, 15).reduce((sum, ticks) => sum + Number(ticks), 0) / CLOCK_TICKS;
+}
+const CLOCK_TICKS = 100;
+
+/**
+ * The Tesseract CLI on the same JPEG, making what the API makes: a searchable PDF (`tesseract page.jpg
+ * out -l X txt pdf`, single-threaded as the converter runs it; the text renderer beside it costs
+ * nothing measurable and gives the CLI's text as it reads it). Wall and CPU time of that run.
+ */
+function cli(jpeg: Uint8Array, code: LanguageCode): Timed & { text: string } {
   const folder = mkdtempSync(join(tmpdir(), "bench-ocr-"));
   try {
     const file = join(folder, "page.jpg");
     writeFileSync(file, jpeg);
+    const cpu = cpuSeconds("self");
     const started = performance.now();
-    const run = spawnSync("tesseract", [file, "-", "-l", TESSERACT_MODELS[code]], {
+    const out = join(folder, "out");
+    const run = spawnSync("tesseract", [file, out, "-l", TESSERACT_MODELS[code], "txt", "pdf"], {
       encoding: "utf8",
       env: { ...process.env, OMP_THREAD_LIMIT: "1" },
     });
-    return { text: run.stdout, seconds: (performance.now() - started) / 1000 };
+    const seconds = (performance.now() - started) / 1000;
+    if (run.status !== 0 || !existsSync(`${out}.pdf`)) throw new Error(`tesseract failed: ${run.stderr}`);
+    return { text: readFileSync(`${out}.txt`, "utf8"), seconds, cpu: cpuSeconds("self") - cpu };
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }
@@ -133,26 +157,47 @@ async function pageSsim(pdf: Uint8Array, jpeg: Uint8Array, turn: number): Promis
   }
 }
 
-/** Recognises a page through the API of a running stack, or with the engine alone (`--engine`). */
-type Recognise = (jpeg: Uint8Array, code: LanguageCode) => Promise<Uint8Array>;
+/** Wall seconds and CPU seconds (undefined when the processes are not ours to read). */
+interface Timed {
+  readonly seconds: number;
+  readonly cpu: number | undefined;
+}
 
+/**
+ * Recognises a page through the API of a running stack, or with the engine alone (`--engine`):
+ * the PDF, and the CPU seconds spent on it (the stack's processes, or the engine's own).
+ */
+type Recognise = (
+  jpeg: Uint8Array,
+  code: LanguageCode,
+) => Promise<{ pdf: Uint8Array; cpu: number | undefined }>;
+
+/** The value after `--name` on the command line. */
+const argument = (name: string) =>
+  process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined;
 /** Runs of each page, ours and the CLI's alternating which goes first (`--runs N`, default 3). */
-const RUNS = Number(process.argv[process.argv.indexOf("--runs") + 1]) || 3;
+const RUNS = Number(argument("--runs")) || 3;
+/** `--trace`: each API run's timeline as the client sees it (upload answered, each state, download). */
+const TRACE = process.argv.includes("--trace");
+/** `--languages en,hi`: only these pages. */
+const ONLY = argument("--languages")?.split(",");
 
 async function measure(recognise: Recognise): Promise<string[][]> {
   const rows: string[][] = [];
   for (const [index, code] of (Object.keys(SENTENCES) as LanguageCode[]).entries()) {
+    if (ONLY !== undefined && !ONLY.includes(code)) continue;
     const text = Array.from({ length: 5 }, () => SENTENCES[code]).join("\n\n");
     const clean = await scanImage({ markdown: text }, DPI);
     const turn = code === TURNED ? 90 : 0;
     const jpeg = await degrade(clean, index % 2 === 0 ? 1.5 : -1.5, turn);
+    const load = loadavg()[0] ?? 0;
     // Both sides read the same page in turn, so the machine's load falls on both alike.
-    const ours: { pdf: Uint8Array; seconds: number }[] = [];
-    const theirs: { text: string; seconds: number }[] = [];
+    const ours: (Timed & { pdf: Uint8Array })[] = [];
+    const theirs: (Timed & { text: string })[] = [];
     const runOurs = async () => {
       const started = performance.now();
-      const pdf = await recognise(jpeg, code);
-      ours.push({ pdf, seconds: (performance.now() - started) / 1000 });
+      const { pdf, cpu } = await recognise(jpeg, code);
+      ours.push({ pdf, cpu, seconds: (performance.now() - started) / 1000 });
     };
     for (let run = 0; run < RUNS; run++) {
       if (run % 2 === 0) await runOurs();
@@ -162,6 +207,10 @@ async function measure(recognise: Recognise): Promise<string[][]> {
     const pdf = ours[0]?.pdf ?? new Uint8Array();
     const seconds = median(ours.map((run) => run.seconds));
     const reference = median(theirs.map((run) => run.seconds));
+    const cpu = ours.every((run) => run.cpu !== undefined)
+      ? median(ours.map((run) => run.cpu ?? 0))
+      : undefined;
+    const referenceCpu = median(theirs.map((run) => run.cpu ?? 0));
     rows.push([
       code + (turn ? " (90°)" : ""),
       cer(text, popplerText(pdf)).toFixed(2),
@@ -171,33 +220,139 @@ async function measure(recognise: Recognise): Promise<string[][]> {
       reference.toFixed(2),
       (seconds / reference).toFixed(2),
       (await pageSsim(pdf, jpeg, turn)).toFixed(4),
+      cpu === undefined ? "–" : cpu.toFixed(2),
+      referenceCpu.toFixed(2),
+      cpu === undefined ? "–" : (cpu / referenceCpu).toFixed(2),
+      `${load.toFixed(1)}–${(loadavg()[0] ?? 0).toFixed(1)}`,
     ]);
   }
   return rows;
 }
 
+/**
+ * CPU seconds so far of the processes of the stack this benchmark started (their reaped children,
+ * such as each Tesseract run, included), by role; undefined for a stack it did not start.
+ */
+function stackCpu(): Map<string, number> | undefined {
+  const processes = descendants();
+  if (processes.length === 0) return undefined;
+  const role = (cmdline: string, comm: string) =>
+    comm === "workerd"
+      ? cmdline.includes("--inspector")
+        ? "workerd (Worker)"
+        : "workerd (proxy)"
+      : cmdline.includes("job-runner.ts")
+        ? "converter runner + tesseract"
+        : cmdline.includes("container/src/main.ts")
+          ? "converter"
+          : "other";
+  const times = new Map<string, number>();
+  for (const { pid, cmdline, comm } of processes) {
+    try {
+      const key = role(cmdline, comm);
+      times.set(key, (times.get(key) ?? 0) + cpuSeconds(pid));
+    } catch {
+      // Ended meanwhile.
+    }
+  }
+  return times;
+}
+
+const total = (times: Map<string, number>) => [...times.values()].reduce((sum, value) => sum + value, 0);
+
+/**
+ * Recognises a page through the API at `url`; with `--trace`, prints the run's timeline as the
+ * client saw it and the CPU seconds each of the stack's processes spent on it.
+ */
+function throughApi(url: string): Recognise {
+  const client = new BenchClient(url);
+  return async (jpeg, code) => {
+    const form = taskForm("file", [{ name: `${code}.jpg`, bytes: jpeg, type: "image/jpeg" }], {
+      languages: code,
+    });
+    const before = stackCpu();
+    const run = await client.run("/api/pdf/ocr", "pdf", form);
+    if (run.status.state !== "SUCCESS") throw new Error(`${code}: ${JSON.stringify(run.status.error)}`);
+    const fetched = performance.now();
+    const download = await fetch(new URL(run.status.result?.download_url ?? "", url));
+    const pdf = new Uint8Array(await download.arrayBuffer());
+    const downloaded = run.totalMs + performance.now() - fetched;
+    const after = stackCpu();
+    const spent =
+      before === undefined || after === undefined
+        ? undefined
+        : new Map([...after].map(([key, value]) => [key, value - (before.get(key) ?? 0)]));
+    if (TRACE) {
+      const ms = (value: number) => `${Math.round(value)}`;
+      const states = run.states.map(([state, at]) => `${state} ${ms(at)}`).join(", ");
+      const cpu = [...(spent ?? [])].map(([key, value]) => `${key} ${value.toFixed(2)}`).join(", ");
+      console.log(
+        `trace ${code}: ms from upload start: task created ${ms(run.startMs)}, ${states}, downloaded ${ms(downloaded)}; CPU s: ${cpu}`,
+      );
+    }
+    return { pdf, cpu: spent === undefined ? undefined : total(spent) };
+  };
+}
+
+/**
+ * `--pages N`: one scan of N pages (the English page, skewed ±1.5° in turn) through the API, timed
+ * from upload to SUCCESS against the converter's job time limit.
+ */
+async function longScan(url: string, pages: number): Promise<void> {
+  const clean = await scanImage(
+    { markdown: Array.from({ length: 5 }, () => SENTENCES.en).join("\n\n") },
+    DPI,
+  );
+  const jpegs = [await degrade(clean, 1.5, 0), await degrade(clean, -1.5, 0)];
+  const pdf = scanPdf(
+    Array.from({ length: pages }, (_, page) => jpegs[page % 2] as Uint8Array),
+    DPI,
+  );
+  const form = taskForm("file", [{ name: "scan.pdf", bytes: pdf, type: "application/pdf" }], {
+    languages: "en",
+  });
+  const load = loadavg()[0] ?? 0;
+  const run = await new BenchClient(url).run("/api/pdf/ocr", "pdf", form);
+  if (run.status.state !== "SUCCESS") throw new Error(`${pages} pages: ${JSON.stringify(run.status.error)}`);
+  const seconds = run.totalMs / 1000;
+  console.log(
+    `${pages}-page scan (${(pdf.length / 1e6).toFixed(1)} MB, en) through the API: ${seconds.toFixed(1)} s, ` +
+      `${(seconds / pages).toFixed(2)} s/page; job limit ${DEFAULT_JOB_TIMEOUT_MS / 1000} s; ` +
+      `facts ${JSON.stringify(run.status.result?.facts)}; load (1 min) ${load.toFixed(1)}–${(loadavg()[0] ?? 0).toFixed(1)}`,
+  );
+}
+
 const engineAlone = process.argv.includes("--engine");
+/** `--url URL`: a stack already running (`npm start`, whose converter log shows each job's times). */
+const running = argument("--url");
+const pages = Number(argument("--pages"));
+if (pages > 0) {
+  await (running !== undefined
+    ? longScan(running, pages)
+    : withStack({ raiseLimits: false }, (url) => longScan(url, pages)));
+  process.exit(0);
+}
+const loadBefore = loadavg();
 const rows = engineAlone
   ? await measure(async (jpeg, code) => {
       const { default: ocr } = await import("../tools/ocr/container.ts");
       const input = { name: `${code}.jpg`, kind: "jpeg" as const, bytes: jpeg };
-      return (await ocr([input], { languages: code, redo_text: false }, () => {})).bytes;
+      const cpu = cpuSeconds("self");
+      const pdf = (await ocr([input], { languages: code, redo_text: false }, () => {})).bytes;
+      return { pdf, cpu: cpuSeconds("self") - cpu };
     })
-  : await withStack({ raiseLimits: false }, (url) => {
-      const client = new BenchClient(url);
-      return measure(async (jpeg, code) => {
-        const form = taskForm("file", [{ name: `${code}.jpg`, bytes: jpeg, type: "image/jpeg" }], {
-          languages: code,
-        });
-        const run = await client.run("/api/pdf/ocr", "pdf", form);
-        if (run.status.state !== "SUCCESS") throw new Error(`${code}: ${JSON.stringify(run.status.error)}`);
-        const download = await fetch(new URL(run.status.result?.download_url ?? "", url));
-        return new Uint8Array(await download.arrayBuffer());
-      });
-    });
+  : running !== undefined
+    ? await measure(throughApi(running))
+    : await withStack({ raiseLimits: false }, (url) => measure(throughApi(url)));
 const path = engineAlone ? "engine" : "API";
-console.log(`${RUNS} runs of each page, ours and the CLI's in turn; seconds are medians.`);
+const loads = (values: readonly number[]) => values.map((value) => value.toFixed(1)).join(" ");
 console.log(
-  `language | CER % ${path} | CER % CLI | goal | s/page ${path} | s/page CLI | ratio (goal ≤ 1.2) | page SSIM (goal ≥ 0.99)`,
+  `${RUNS} runs of each page, ours and the CLI's in turn (CLI: tesseract page.jpg out -l X pdf); seconds are medians.`,
+);
+console.log(
+  `Load average (1, 5, 15 min) before: ${loads(loadBefore)}; after: ${loads(loadavg())}; ${cpus().length} cores.`,
+);
+console.log(
+  `language | CER % ${path} | CER % CLI | goal | s/page ${path} | s/page CLI | ratio (goal ≤ 1.2) | page SSIM (goal ≥ 0.99) | CPU s/page ${path} | CPU s/page CLI | CPU ratio | load (1 min)`,
 );
 for (const row of rows) console.log(row.join(" | "));
