@@ -312,13 +312,19 @@ async function longScan(url: string, pages: number): Promise<void> {
     languages: "en",
   });
   const load = loadavg()[0] ?? 0;
+  const before = stackCpu();
   const run = await new BenchClient(url).run("/api/pdf/ocr", "pdf", form);
-  if (run.status.state !== "SUCCESS") throw new Error(`${pages} pages: ${JSON.stringify(run.status.error)}`);
+  const after = stackCpu();
+  const cpu = before === undefined || after === undefined ? undefined : total(after) - total(before);
   const seconds = run.totalMs / 1000;
+  const outcome =
+    run.status.state === "SUCCESS"
+      ? `facts ${JSON.stringify(run.status.result?.facts)}`
+      : `FAILED: ${run.status.error}`;
   console.log(
-    `${pages}-page scan (${(pdf.length / 1e6).toFixed(1)} MB, en) through the API: ${seconds.toFixed(1)} s, ` +
-      `${(seconds / pages).toFixed(2)} s/page; job limit ${DEFAULT_JOB_TIMEOUT_MS / 1000} s; ` +
-      `facts ${JSON.stringify(run.status.result?.facts)}; load (1 min) ${load.toFixed(1)}–${(loadavg()[0] ?? 0).toFixed(1)}`,
+    `${pages}-page scan (${(pdf.length / 1e6).toFixed(1)} MB, en) through the API: ${seconds.toFixed(1)} s ` +
+      `(${(seconds / pages).toFixed(2)} s/page), ${cpu === undefined ? "–" : cpu.toFixed(1)} CPU s of the stack; ` +
+      `job limit ${DEFAULT_JOB_TIMEOUT_MS / 1000} s; ${outcome}; load (1 min) ${load.toFixed(1)}–${(loadavg()[0] ?? 0).toFixed(1)}`,
   );
 }
 
@@ -347,7 +353,7 @@ const rows = engineAlone
 const path = engineAlone ? "engine" : "API";
 const loads = (values: readonly number[]) => values.map((value) => value.toFixed(1)).join(" ");
 console.log(
-  `${RUNS} runs of each page, ours and the CLI's in turn (CLI: tesseract page.jpg out -l X pdf); seconds are medians.`,
+  `${RUNS} runs of each page, ours and the CLI's in turn (CLI: tesseract page.jpg out -l X txt pdf); seconds are medians.`,
 );
 console.log(
   `Load average (1, 5, 15 min) before: ${loads(loadBefore)}; after: ${loads(loadavg())}; ${cpus().length} cores.`,
