@@ -65,15 +65,20 @@ async function seriousViolations(page: Page): Promise<string[]> {
     );
 }
 
-/** Waits until no CSS transition runs (colours measured mid-change would be neither theme's). */
+/**
+ * Waits until no CSS transition runs (colours measured mid-change would be neither theme's); with
+ * other tabs drawing at once, a theme's transitions can take longer than expect.poll's default second.
+ */
 async function settled(page: Page) {
   await expect
-    .poll(() =>
-      page.evaluate(
-        () =>
-          document.getAnimations().filter((a) => a instanceof CSSTransition && a.playState === "running")
-            .length,
-      ),
+    .poll(
+      () =>
+        page.evaluate(
+          () =>
+            document.getAnimations().filter((a) => a instanceof CSSTransition && a.playState === "running")
+              .length,
+        ),
+      { timeout: 10_000 },
     )
     .toBe(0);
 }

@@ -56,8 +56,7 @@ const HYDRATION_ERROR = /hydrat|#418|#423|#425|did not match/i;
 
 /**
  * Pages walked at once, each in a tab of its own that goes from page to page (a fresh tab per page
- * costs a renderer start; the site and Chromium take 3 loads at once on 2 cores in half the time of
- * one after the other).
+ * costs a renderer start; the server and Chromium overlap one page's waits with another's work).
  */
 const TABS = 3;
 /** A language's walk (51 pages) on a machine shared with other work can take more than vitest's 180 s. */
