@@ -9,7 +9,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
 import { TOOL_IDS } from "../../contract/index.ts";
 import { textPdf } from "../container/fixtures.ts";
-import { chromiumPages } from "./page-helpers.ts";
+import { chromiumPages, inTabs } from "./page-helpers.ts";
 
 const siteUrl = inject("siteUrl");
 const newPage = chromiumPages();
@@ -65,15 +65,20 @@ async function seriousViolations(page: Page): Promise<string[]> {
     );
 }
 
-/** Waits until no CSS transition runs (colours measured mid-change would be neither theme's). */
+/**
+ * Waits until no CSS transition runs (colours measured mid-change would be neither theme's); with
+ * other tabs drawing at once, a theme's transitions can take longer than expect.poll's default second.
+ */
 async function settled(page: Page) {
   await expect
-    .poll(() =>
-      page.evaluate(
-        () =>
-          document.getAnimations().filter((a) => a instanceof CSSTransition && a.playState === "running")
-            .length,
-      ),
+    .poll(
+      () =>
+        page.evaluate(
+          () =>
+            document.getAnimations().filter((a) => a instanceof CSSTransition && a.playState === "running")
+              .length,
+        ),
+      { timeout: 10_000 },
     )
     .toBe(0);
 }
@@ -87,22 +92,37 @@ async function open(page: Page, path: string, lang: string) {
   await settled(page);
 }
 
+/** Routes checked at once, each in a tab of its own (axe waits for the network to go quiet on each). */
+const TABS = 3;
+
 describe("accessibility (axe-core)", () => {
   for (const lang of ["en", "hi", "ta"]) {
     it(`finds no serious or critical violation on any route in ${lang}`, async () => {
-      const page = await newPage();
-      const found: string[] = [];
-      for (const route of ROUTES) {
-        await open(page, route, lang);
-        for (const violation of await seriousViolations(page)) found.push(`${route}: ${violation}`);
-        // The same page in the dark theme, whose colours come from the other half of each token.
-        await page.emulateMedia({ colorScheme: "dark" });
-        await settled(page);
-        for (const violation of await seriousViolations(page)) found.push(`${route} (dark): ${violation}`);
-        await page.emulateMedia({ colorScheme: "light" });
+      const tabs: Page[] = [];
+      const openTab = async () => {
+        const page = await newPage();
+        tabs.push(page);
+        return page;
+      };
+      const found = new Map<string, string[]>();
+      try {
+        await inTabs(openTab, ROUTES, TABS, async (page, route) => {
+          const violations: string[] = [];
+          await open(page, route, lang);
+          for (const violation of await seriousViolations(page)) violations.push(`${route}: ${violation}`);
+          // The same page in the dark theme, whose colours come from the other half of each token.
+          await page.emulateMedia({ colorScheme: "dark" });
+          await settled(page);
+          for (const violation of await seriousViolations(page))
+            violations.push(`${route} (dark): ${violation}`);
+          await page.emulateMedia({ colorScheme: "light" });
+          found.set(route, violations);
+        });
+      } finally {
+        await Promise.all(tabs.map((page) => page.context().close()));
       }
-      await page.context().close();
-      expect(found).toEqual([]);
+      expect(found.size).toBe(ROUTES.length);
+      expect(ROUTES.flatMap((route) => found.get(route) ?? [])).toEqual([]);
     });
   }
 

@@ -85,3 +85,34 @@ export function chromiumPages(): () => Promise<Page> {
     return newPage(browser);
   };
 }
+
+/**
+ * Runs `check` on each item in `count` tabs at once, each opened by `openTab` and going from item to
+ * item (closed after). The first failure stops the tabs and fails, the earliest item's first.
+ */
+export async function inTabs<T>(
+  openTab: () => Promise<Page>,
+  items: readonly T[],
+  count: number,
+  check: (page: Page, item: T) => Promise<void>,
+): Promise<void> {
+  const queue = items.map((item, index) => ({ item, index }));
+  const failures: { index: number; error: unknown }[] = [];
+  const tab = async () => {
+    const page = await openTab();
+    try {
+      for (let next = queue.shift(); next && failures.length === 0; next = queue.shift()) {
+        try {
+          await check(page, next.item);
+        } catch (error) {
+          failures.push({ index: next.index, error });
+        }
+      }
+    } finally {
+      await page.close();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(count, items.length) }, tab));
+  failures.sort((a, b) => a.index - b.index);
+  if (failures[0]) throw failures[0].error;
+}
