@@ -125,8 +125,10 @@ export function drawStamps(
   // As many saves as the page's content restores beyond its own, and restores for what it leaves
   // saved, after closing a string or array it leaves open: its graphics state cannot reach the
   // stamps, balanced or not, nor its syntax swallow them.
+  // Bytes as Latin-1 characters: a string of text converted to UTF-8 stops at the first NUL (TCPDF's
+  // two-byte strings, issue2074.pdf: the rest of the page was not read, a string seen open).
   const { unmatched, left, closing } = stateBalance(
-    parts.map((part) => part.readStream().asString()).join("\n"),
+    parts.map((part) => LATIN1.decode(part.readStream().asUint8Array())).join("\n"),
   );
   const open = "q\n".repeat(1 + unmatched);
   const close = `\n${closing === "" ? "" : `${closing}\n`}${"Q\n".repeat(1 + left)}`;
@@ -137,6 +139,8 @@ export function drawStamps(
   for (const part of contents) array.push(part);
   page.put("Contents", array);
 }
+
+const LATIN1 = new TextDecoder("latin1");
 
 /** White space and delimiters of PDF syntax: what ends a name, number or operator. */
 const WHITE = new Set([" ", "\n", "\r", "\t", "\f", "\0"]);

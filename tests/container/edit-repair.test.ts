@@ -93,6 +93,7 @@ describe("stamps on a page whose content restores a state it never saved", () =>
 
 describe("stamps on a page whose content leaves a string, array or dictionary open", () => {
   it("finds what is left open, inside strings and arrays too", () => {
+    expect(stateBalance("(\u0000A\u0000B) Tj q")).toEqual({ unmatched: 0, left: 1, closing: "" });
     expect(stateBalance("BT (a) Tj ET [ <<").closing).toBe(">> ]");
     expect(stateBalance("[ (x (y) \\) z").closing).toBe(") ]");
     expect(stateBalance("<< /A [ 1 2 ] /B <4142").closing).toBe("> >>");
@@ -102,6 +103,12 @@ describe("stamps on a page whose content leaves a string, array or dictionary op
   // issue15893_reduced.pdf of the wide corpus: its content does not decrypt to PDF syntax and
   // opens an array; the numbers and the watermark drawn after it were read as the array's items.
   it.each([
+    // TCPDF's two-byte strings (issue2074.pdf): the content was read as text up to the first NUL,
+    // a string seemed open and the page's content to end there.
+    [
+      "nothing, its strings holding NUL bytes",
+      "q 0 g BT 68 662 Td [(\u0000G\u0000e)] TJ ET Q\nq\nq 0 g BT 3 Tr ET BT 72 700 Td /F1 24 Tf [(Kept text)] TJ ET Q\nQ",
+    ],
     ["an array", "BT /F1 24 Tf 72 700 Td (Kept text) Tj ET [ 1 2"],
     ["a string in an array", "BT /F1 24 Tf 72 700 Td (Kept text) Tj ET [ (open \\"],
     ["a dictionary", "BT /F1 24 Tf 72 700 Td (Kept text) Tj ET << /A <41"],
