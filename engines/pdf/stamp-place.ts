@@ -123,10 +123,15 @@ export function drawStamps(
   else if (!original.isNull()) parts.push(original);
   const stream = (text: string) => doc.addStream(text, {});
   // As many saves as the page's content restores beyond its own, and restores for what it leaves
-  // saved: its graphics state cannot reach the stamps, balanced or not.
-  const { unmatched, left } = stateBalance(parts.map((part) => part.readStream().asString()).join("\n"));
+  // saved, after closing a string or array it leaves open: its graphics state cannot reach the
+  // stamps, balanced or not, nor its syntax swallow them.
+  // Bytes as Latin-1 characters: a string of text converted to UTF-8 stops at the first NUL (TCPDF's
+  // two-byte strings, issue2074.pdf: the rest of the page was not read, a string seen open).
+  const { unmatched, left, closing } = stateBalance(
+    parts.map((part) => LATIN1.decode(part.readStream().asUint8Array())).join("\n"),
+  );
   const open = "q\n".repeat(1 + unmatched);
-  const close = `\n${"Q\n".repeat(1 + left)}`;
+  const close = `\n${closing === "" ? "" : `${closing}\n`}${"Q\n".repeat(1 + left)}`;
   const contents = options.under
     ? [stream(stampContent), stream(open), ...parts, stream(close)]
     : [stream(open), ...parts, stream(`${close}${stampContent}`)];
@@ -135,24 +140,85 @@ export function drawStamps(
   page.put("Contents", array);
 }
 
+const LATIN1 = new TextDecoder("latin1");
+
+/** White space and delimiters of PDF syntax: what ends a name, number or operator. */
+const WHITE = new Set([" ", "\n", "\r", "\t", "\f", "\0"]);
+const DELIMITERS = new Set(["(", ")", "<", ">", "[", "]", "{", "}", "/", "%"]);
+
 /**
- * How a page's content stream nests its graphics states: `unmatched` restores (Q) beyond its saves
- * (found in the wide corpus: bug1157493.pdf starts with one, which popped the stamps' own save and
- * left them drawn under the page's transform, off the page), and `left`, the saves open at its end
- * counted from its lowest point: after 1 + unmatched saves of ours, 1 + left restores close all.
- * Strings, comments and inline image data, which may hold the letters, are dropped first.
+ * How a page's content stream ends, read as a content lexer reads it (strings, comments and inline
+ * image data skipped): `unmatched` restores (Q) beyond its saves (found in the wide corpus:
+ * bug1157493.pdf starts with one, which popped the stamps' own save and left them drawn under the
+ * page's transform, off the page); `left`, the saves open at its end counted from its lowest
+ * point: after 1 + unmatched saves of ours, 1 + left restores close all; and `closing`, what ends
+ * a string, array or dictionary it leaves open (issue15893_reduced.pdf, whose content does not
+ * decrypt to PDF syntax, opens an array: readers took the stamps drawn after it for its items).
  */
-export function stateBalance(content: string): { unmatched: number; left: number } {
-  const operators = content
-    .replace(/\bBI\b[\s\S]*?\bID\b[\s\S]*?\bEI\b/g, " ")
-    .replace(/\((?:\\[\s\S]|[^\\()])*\)/g, " ")
-    .replace(/<[0-9A-Fa-f\s]*>/g, " ")
-    .replace(/%[^\r\n]*/g, " ");
+export function stateBalance(content: string): { unmatched: number; left: number; closing: string } {
   let depth = 0;
   let lowest = 0;
-  for (const match of operators.matchAll(/(?<![^\s[\]()<>/{}])[qQ](?![^\s[\]()<>/{}])/g)) {
-    depth += match[0] === "q" ? 1 : -1;
-    lowest = Math.min(lowest, depth);
+  /** What closes each array and dictionary open at this point, innermost last. */
+  const open: string[] = [];
+  let string = "";
+  const end = content.length;
+  let i = 0;
+  while (i < end) {
+    const c = content.charAt(i);
+    if (WHITE.has(c)) {
+      i++;
+    } else if (c === "%") {
+      while (i < end && content[i] !== "\n" && content[i] !== "\r") i++;
+    } else if (c === "(") {
+      let nesting = 1;
+      for (i++; i < end && nesting > 0; i++) {
+        const d = content[i];
+        if (d === "\\") i++;
+        else if (d === "(") nesting++;
+        else if (d === ")") nesting--;
+      }
+      if (nesting > 0) string = ")".repeat(nesting);
+    } else if (c === "<" && content[i + 1] === "<") {
+      open.push(">>");
+      i += 2;
+    } else if (c === "<") {
+      const close = content.indexOf(">", i + 1);
+      if (close < 0) string = ">";
+      i = close < 0 ? end : close + 1;
+    } else if (c === ">" && content[i + 1] === ">") {
+      if (open.at(-1) === ">>") open.pop();
+      i += 2;
+    } else if (c === "[") {
+      open.push("]");
+      i++;
+    } else if (c === "]") {
+      if (open.at(-1) === "]") open.pop();
+      i++;
+    } else if (DELIMITERS.has(c) && c !== "/") {
+      i++;
+    } else {
+      let stop = i + 1;
+      while (stop < end && !WHITE.has(content.charAt(stop)) && !DELIMITERS.has(content.charAt(stop))) stop++;
+      const token = content.slice(i, stop);
+      i = stop;
+      if (open.length > 0) continue;
+      if (token === "q") depth++;
+      else if (token === "Q") lowest = Math.min(lowest, --depth);
+      else if (token === "BI") i = inlineImageEnd(content, i);
+    }
   }
-  return { unmatched: 0 - lowest, left: depth - lowest };
+  const closing = [string, ...open.reverse()].filter(Boolean).join(" ");
+  return { unmatched: 0 - lowest, left: depth - lowest, closing };
+}
+
+/** Where the inline image whose BI ends at `from` ends: after its EI, or at the end of the content. */
+function inlineImageEnd(content: string, from: number): number {
+  const data = /\sID\s/g;
+  data.lastIndex = from;
+  const start = data.exec(content);
+  if (start === null) return content.length;
+  const close = /\sEI(?=\s|$)/g;
+  close.lastIndex = start.index + start[0].length;
+  const stop = close.exec(content);
+  return stop === null ? content.length : stop.index + stop[0].length;
 }

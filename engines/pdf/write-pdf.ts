@@ -1,3 +1,4 @@
+import { deflateSync } from "node:zlib";
 import type * as mupdf from "mupdf";
 import { AppError } from "../../contract/index.ts";
 import { isOutOfMemory } from "./open-pdf.ts";
@@ -15,6 +16,36 @@ export function savePdf(document: mupdf.PDFDocument, options: string): Uint8Arra
     return buffer.asUint8Array().slice();
   } finally {
     buffer.destroy();
+  }
+}
+
+/** The empty string deflated (zlib): a stream whose data decodes to nothing. */
+const DEFLATED_NOTHING = new Uint8Array(deflateSync(new Uint8Array(0)));
+
+/**
+ * Before an encrypted save: every stream that holds no bytes gets the deflated empty string as
+ * its data (FlateDecode), which decodes to the same nothing. MuPDF's encrypted save writes an
+ * empty stream with the Length of its encrypted form (32 for AES-256) and none of its bytes, a
+ * stream readers must recover and that decrypts to garbage (the wide corpus's
+ * GHOSTSCRIPT-698804-1-fuzzed.pdf has an empty page content; Unlock's output of it was damaged).
+ * Only streams whose Length is not positive are read.
+ */
+export function fillEmptyStreams(document: mupdf.PDFDocument): void {
+  const count = document.countObjects();
+  for (let number = 1; number < count; number++) {
+    try {
+      const object = document.newIndirect(number);
+      if (!object.isStream()) continue;
+      const length = object.get("Length");
+      if (length.isNumber() && length.asNumber() > 0) continue;
+      if (object.readRawStream().getLength() !== 0) continue;
+      object.writeRawStream(DEFLATED_NOTHING);
+      object.put("Filter", document.newName("FlateDecode"));
+      object.delete("DecodeParms");
+    } catch (error) {
+      // An object that cannot be read is left to the save, which reports it.
+      if (isOutOfMemory(error)) throw error;
+    }
   }
 }
 

@@ -55,9 +55,8 @@ describe("an in-place edit of a PDF that MuPDF repairs on the way", () => {
   });
 });
 
-/** A page whose content starts with an unmatched Q, then moves everything after it off the page. */
-function unbalancedPdf(): Uint8Array {
-  const content = "Q 1 0 0 1 2000 2000 cm BT /F1 24 Tf 72 700 Td (Gone) Tj ET q";
+/** A one-page PDF of `content` in Helvetica. */
+function pageOf(content: string): Uint8Array {
   return pdfOfObjects([
     "<< /Type /Catalog /Pages 2 0 R >>",
     "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
@@ -67,10 +66,20 @@ function unbalancedPdf(): Uint8Array {
   ]);
 }
 
+/** A page whose content starts with an unmatched Q, then moves everything after it off the page. */
+function unbalancedPdf(): Uint8Array {
+  return pageOf("Q 1 0 0 1 2000 2000 cm BT /F1 24 Tf 72 700 Td (Gone) Tj ET q");
+}
+
 describe("stamps on a page whose content restores a state it never saved", () => {
   it("counts the unmatched restores and the saves left open, not the letters in strings", () => {
-    expect(stateBalance("Q 1 0 0 1 5 5 cm q (Q Q) Tj % Q\n<51> Tj q")).toEqual({ unmatched: 1, left: 2 });
-    expect(stateBalance("q 1 g Q")).toEqual({ unmatched: 0, left: 0 });
+    expect(stateBalance("Q 1 0 0 1 5 5 cm q (Q (Q)) Tj % Q\n<51> Tj q")).toEqual({
+      unmatched: 1,
+      left: 2,
+      closing: "",
+    });
+    expect(stateBalance("q 1 g Q")).toEqual({ unmatched: 0, left: 0, closing: "" });
+    expect(stateBalance("q BI /W 1 /H 1 ID Q(q EI Q")).toEqual({ unmatched: 0, left: 0, closing: "" });
   });
 
   it("draws page numbers and the watermark on the page, not under its transform", async () => {
@@ -79,5 +88,36 @@ describe("stamps on a page whose content restores a state it never saved", () =>
     expect(popplerPageTexts(numbered.bytes)[0]).toContain("9301");
     const marked = await addWatermark(page(), watermarkTool.options.parse({ text: "DRAFT" }), noProgress);
     expect(popplerPageTexts(marked.bytes)[0]).toContain("DRAFT");
+  });
+});
+
+describe("stamps on a page whose content leaves a string, array or dictionary open", () => {
+  it("finds what is left open, inside strings and arrays too", () => {
+    expect(stateBalance("(\u0000A\u0000B) Tj q")).toEqual({ unmatched: 0, left: 1, closing: "" });
+    expect(stateBalance("BT (a) Tj ET [ <<").closing).toBe(">> ]");
+    expect(stateBalance("[ (x (y) \\) z").closing).toBe(") ]");
+    expect(stateBalance("<< /A [ 1 2 ] /B <4142").closing).toBe("> >>");
+    expect(stateBalance("q [ Q").left).toBe(1);
+  });
+
+  // issue15893_reduced.pdf of the wide corpus: its content does not decrypt to PDF syntax and
+  // opens an array; the numbers and the watermark drawn after it were read as the array's items.
+  it.each([
+    // TCPDF's two-byte strings (issue2074.pdf): the content was read as text up to the first NUL,
+    // a string seemed open and the page's content to end there.
+    [
+      "nothing, its strings holding NUL bytes",
+      "q 0 g BT 68 662 Td [(\u0000G\u0000e)] TJ ET Q\nq\nq 0 g BT 3 Tr ET BT 72 700 Td /F1 24 Tf [(Kept text)] TJ ET Q\nQ",
+    ],
+    ["an array", "BT /F1 24 Tf 72 700 Td (Kept text) Tj ET [ 1 2"],
+    ["a string in an array", "BT /F1 24 Tf 72 700 Td (Kept text) Tj ET [ (open \\"],
+    ["a dictionary", "BT /F1 24 Tf 72 700 Td (Kept text) Tj ET << /A <41"],
+  ])("draws page numbers and the watermark after %s left open", async (_, content) => {
+    const page = () => [pdfInput("open.pdf", pageOf(content))];
+    const numbered = await addPageNumbers(page(), numbersTool.options.parse({ start: "9301" }), noProgress);
+    expect(popplerPageTexts(numbered.bytes)[0]).toContain("9301");
+    expect(popplerPageTexts(numbered.bytes)[0]).toContain("Kept text");
+    const marked = await addWatermark(page(), watermarkTool.options.parse({ text: "गोपनीय" }), noProgress);
+    expect(popplerPageTexts(marked.bytes)[0]).toContain("गोपनीय");
   });
 });

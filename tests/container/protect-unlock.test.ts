@@ -47,6 +47,14 @@ function qpdfEncryption(bytes: Uint8Array, password: string): { status: number; 
   return { status: run.status ?? -1, text: `${run.stdout}${run.stderr}` };
 }
 
+/** `qpdf --check` opened with `password`: its exit status (0 clean, 3 warnings, 2 errors) and warnings. */
+function qpdfCheck(bytes: Uint8Array, password: string): { status: number; warnings: string } {
+  const path = join(dir, `check-${Math.random().toString(36).slice(2)}.pdf`);
+  writeFileSync(path, bytes);
+  const run = spawnSync("qpdf", [`--password=${password}`, "--check", path], { encoding: "utf8" });
+  return { status: run.status ?? -1, warnings: run.stderr.trim() };
+}
+
 /** The file qpdf writes with the encryption removed, opened with `password`. */
 function qpdfDecrypt(bytes: Uint8Array, password: string): Uint8Array {
   const input = join(dir, "locked.pdf");
@@ -147,6 +155,26 @@ describe("protect", () => {
     const { bytes, facts } = await protect(leftover, { password: HINDI });
     expect(facts.pages).toBe(1);
     expect(qpdfEncryption(bytes, HINDI).text).toMatch(/^R = 6$/m);
+  });
+
+  it("writes empty streams whole (wide corpus: GHOSTSCRIPT-698804-1-fuzzed.pdf), unlocked as empty", async () => {
+    // MuPDF's encrypted save wrote an empty stream with the Length of 32 encrypted bytes and none
+    // of them: qpdf recovered the length with a warning, and Unlock's output of it was damaged.
+    const empty = pdfOfObjects([
+      "<< /Type /Catalog /Pages 2 0 R >>",
+      "<< /Type /Pages /Kids [3 0 R 5 0 R] /Count 2 >>",
+      "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R >>",
+      // qpdf's rewrite of the fuzzed file: its empty page content as /FlateDecode over nothing.
+      "<< /Length 0 /Filter /FlateDecode >>\nstream\n\nendstream",
+      "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 6 0 R >>",
+      "<< /Length 0 >>\nstream\n\nendstream",
+    ]);
+    const { bytes } = await protect(empty, { password: HINDI });
+    expect(qpdfCheck(bytes, HINDI)).toEqual({ status: 0, warnings: "" });
+    const unlocked = await unlockPdf([pdfInput("locked.pdf", bytes)], { password: HINDI }, noProgress);
+    expect(qpdfCheck(unlocked.bytes, "")).toEqual({ status: 0, warnings: "" });
+    const doc = new mupdf.PDFDocument(unlocked.bytes);
+    expect([0, 1].map((i) => doc.findPage(i).get("Contents").readStream().getLength())).toEqual([0, 0]);
   });
 
   it("refuses a PDF that needs a password, and bad passwords as options", async () => {

@@ -48,6 +48,21 @@ describe("Protect PDF in Hindi", () => {
     expect(await page.getByText(t("protect:mismatch")).count()).toBe(1);
     expect(await button.isDisabled()).toBe(true);
     await page.getByTestId("password-repeat").fill(password);
+    // One "show" checkbox, in the shared field, shows all three passwords.
+    const fields = ["password", "password-repeat", "owner-password"].map((field) => page.getByTestId(field));
+    expect(await page.getByRole("checkbox", { name: t("protect:show") }).count()).toBe(1);
+    await page.getByTestId("password-show").check();
+    expect(await Promise.all(fields.map((field) => field.getAttribute("type")))).toEqual([
+      "text",
+      "text",
+      "text",
+    ]);
+    await page.getByTestId("password-show").uncheck();
+    expect(await Promise.all(fields.map((field) => field.getAttribute("type")))).toEqual([
+      "password",
+      "password",
+      "password",
+    ]);
     expect(await page.getByTestId("password-strength").getAttribute("data-strength")).toBe("strong");
     expect(await page.getByTestId("password-strength").textContent()).toContain(t("protect:strength.strong"));
     await page.getByLabel(t("protect:permissions.allow_printing")).uncheck();
@@ -81,6 +96,8 @@ describe("Protect PDF in English", () => {
     const prompt = page.getByTestId("pdf-password-prompt");
     await expect.poll(() => prompt.isVisible(), { timeout: 60_000 }).toBe(true);
     await page.getByTestId("pdf-password").fill("old secret");
+    await prompt.getByRole("checkbox", { name: t("pdfPassword.show") }).check();
+    expect(await page.getByTestId("pdf-password").getAttribute("type")).toBe("text");
     await page.getByTestId("pdf-password-open").click();
     await expect.poll(() => prompt.count(), { timeout: 60_000 }).toBe(0);
     await page.getByTestId("password").fill("new secret");
@@ -111,6 +128,8 @@ describe("Unlock PDF in Tamil", () => {
     const button = page.getByTestId("unlock-button");
     expect(await button.isDisabled()).toBe(true);
     await page.getByTestId("password").fill("இரகசியம்");
+    await page.getByRole("checkbox", { name: t("pdfPassword.show") }).check();
+    expect(await page.getByTestId("password").getAttribute("type")).toBe("text");
     await button.click();
     await expect
       .poll(() => page.getByText(t("errors.codes.PDF_WRONG_PASSWORD"), { exact: false }).count(), {

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { PagePreview } from "../../client/src/components/pdf/page-preview";
+import { PreviewedOptions } from "../../client/src/components/pdf/page-preview";
 import { PageRangesInput } from "../../client/src/components/pdf/page-ranges-input";
 import { usePickedPdf } from "../../client/src/components/pdf/use-picked-pdf";
 import { ChoiceGroup } from "../../client/src/components/tool/choice-group";
@@ -139,74 +139,75 @@ export default function PageNumbersPage() {
       }}
     >
       {file !== null && pageCount !== null ? (
-        <div className="page-numbers__layout">
-          <div className="page-numbers__options">
-            <ChoiceGroup
-              legend={t("position.legend")}
-              name="position"
-              choices={NUMBER_POSITIONS.map((value) => ({ value, label: t(`position.${value}`) }))}
-              value={position}
-              disabled={busy}
-              onChange={setPosition}
-            />
-            <ChoiceGroup
-              legend={t("format.legend")}
-              name="format"
-              choices={NUMBER_FORMATS.map((value) => ({
-                value,
-                label: pageLabel(1, Math.max(pageCount, 2), { ...style, format: value }),
-              }))}
-              value={format}
-              disabled={busy}
-              onChange={setFormat}
-            />
-            <ChoiceGroup
-              legend={t("digits.legend")}
-              name="digits"
-              choices={NUMBER_DIGITS.map((value) => ({
-                value,
-                label: t(`digits.${value}`),
-                hint: pageLabel(123, 123, { ...style, format: "number", digits: value }),
-              }))}
-              value={digits}
-              disabled={busy}
-              onChange={setDigits}
-            />
-            <div className="page-numbers__row">
-              {numberField("start", t("start"), startText, setStartText, start !== null)}
-              {numberField("size", t("size"), sizeText, setSizeText, size !== null)}
-              {numberField("margin", t("margin"), marginText, setMarginText, margin !== null)}
-            </div>
-            <PageRangesInput
-              label={t("pages.label")}
-              hint={t("pages.hint")}
-              placeholder={t("pages.placeholder")}
-              value={rangesText}
-              error={rangeError}
-              disabled={busy}
-              onChange={setRangesText}
-            />
+        <PreviewedOptions
+          file={file}
+          preview={
+            first !== undefined && start !== null && size !== null && margin !== null
+              ? {
+                  page: first,
+                  overlay: (scale) => (
+                    <span
+                      className={`page-numbers__label page-numbers__label--${position}`}
+                      style={{
+                        fontSize: size * scale,
+                        marginBlock: margin * scale,
+                        marginInline: position.endsWith("center") ? 0 : margin * scale,
+                      }}
+                      data-testid="page-number-preview"
+                    >
+                      {pageLabel(start, start + numbered.length - 1, style)}
+                    </span>
+                  ),
+                }
+              : null
+          }
+        >
+          <ChoiceGroup
+            legend={t("position.legend")}
+            name="position"
+            choices={NUMBER_POSITIONS.map((value) => ({ value, label: t(`position.${value}`) }))}
+            value={position}
+            disabled={busy}
+            onChange={setPosition}
+          />
+          <ChoiceGroup
+            legend={t("format.legend")}
+            name="format"
+            choices={NUMBER_FORMATS.map((value) => ({
+              value,
+              label: pageLabel(1, Math.max(pageCount, 2), { ...style, format: value }),
+            }))}
+            value={format}
+            disabled={busy}
+            onChange={setFormat}
+          />
+          <ChoiceGroup
+            legend={t("digits.legend")}
+            name="digits"
+            choices={NUMBER_DIGITS.map((value) => ({
+              value,
+              label: t(`digits.${value}`),
+              hint: pageLabel(123, 123, { ...style, format: "number", digits: value }),
+            }))}
+            value={digits}
+            disabled={busy}
+            onChange={setDigits}
+          />
+          <div className="previewed-options__row">
+            {numberField("start", t("start"), startText, setStartText, start !== null)}
+            {numberField("size", t("size"), sizeText, setSizeText, size !== null)}
+            {numberField("margin", t("margin"), marginText, setMarginText, margin !== null)}
           </div>
-          {first !== undefined && start !== null && size !== null && margin !== null ? (
-            <PagePreview
-              file={file}
-              page={first}
-              overlay={(scale) => (
-                <span
-                  className={`page-numbers__label page-numbers__label--${position}`}
-                  style={{
-                    fontSize: size * scale,
-                    marginBlock: margin * scale,
-                    marginInline: position.endsWith("center") ? 0 : margin * scale,
-                  }}
-                  data-testid="page-number-preview"
-                >
-                  {pageLabel(start, start + numbered.length - 1, style)}
-                </span>
-              )}
-            />
-          ) : null}
-        </div>
+          <PageRangesInput
+            label={t("pages.label")}
+            hint={t("pages.hint")}
+            placeholder={t("pages.placeholder")}
+            value={rangesText}
+            error={rangeError}
+            disabled={busy}
+            onChange={setRangesText}
+          />
+        </PreviewedOptions>
       ) : null}
     </SinglePdfScreen>
   );

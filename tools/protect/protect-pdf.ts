@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type * as mupdf from "mupdf";
 import { openPdf } from "../../engines/pdf/open-pdf.ts";
 import { isEncrypted, pdfPassword } from "../../engines/pdf/pdf-password.ts";
-import { asPdfJobError, savePdf } from "../../engines/pdf/write-pdf.ts";
+import { asPdfJobError, fillEmptyStreams, savePdf } from "../../engines/pdf/write-pdf.ts";
 import type { EngineHandler } from "../../engines/types.ts";
 
 export interface ProtectOptions {
@@ -70,6 +70,7 @@ export const protectPdf: EngineHandler<ProtectOptions> = async (inputs, options,
     const signatures = signatureCount(pdf);
     const replaced = isEncrypted(pdf);
     progress(30);
+    fillEmptyStreams(pdf);
     // Options as an object: MuPDF takes them as JSON, so a comma or "=" in a password stays in it.
     // Objects no page or catalog entry reaches are dropped (garbage), as every PDF tool saves: a
     // damaged one among them (repaired files keep such leftovers) cannot be written.

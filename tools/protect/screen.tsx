@@ -112,6 +112,8 @@ export default function ProtectPage() {
           value={password}
           onChange={setPassword}
           visible={visible}
+          onVisibleChange={setVisible}
+          showLabel={t("show")}
           disabled={busy}
           problem={tooLong(password)}
           autoComplete="new-password"
@@ -143,14 +145,6 @@ export default function ProtectPage() {
           autoComplete="new-password"
           testId="password-repeat"
         />
-        <label className="protect__show">
-          <input
-            type="checkbox"
-            checked={visible}
-            onChange={(event) => setVisible(event.currentTarget.checked)}
-          />
-          {t("show")}
-        </label>
         <PasswordInput
           label={t("ownerLabel")}
           hint={t("ownerHint")}

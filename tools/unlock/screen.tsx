@@ -21,7 +21,6 @@ export default function UnlockPage() {
   const { t: shared } = useTranslation();
   const [file, setFile] = useState<File | null>(null);
   const [password, setPassword] = useState("");
-  const [visible, setVisible] = useState(false);
   const task = useToolTask(tool, (error) => showApiError(shared, shared("errors.conversionFailed"), error));
   const { busy } = task;
 
@@ -74,19 +73,10 @@ export default function UnlockPage() {
           hint={t("passwordHint")}
           value={password}
           onChange={setPassword}
-          visible={visible}
           disabled={busy}
           autoComplete="current-password"
           testId="password"
         />
-        <label className="unlock__show">
-          <input
-            type="checkbox"
-            checked={visible}
-            onChange={(event) => setVisible(event.currentTarget.checked)}
-          />
-          {t("show")}
-        </label>
       </div>
       <p className="unlock__note">{t("note")}</p>
     </SinglePdfScreen>

@@ -1,14 +1,11 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ChosenPdf } from "../../client/src/components/pdf/chosen-pdf";
-import { PagePreview, type PageSize } from "../../client/src/components/pdf/page-preview";
+import { type PageSize, PreviewedOptions } from "../../client/src/components/pdf/page-preview";
 import { PageRangesInput } from "../../client/src/components/pdf/page-ranges-input";
 import { usePickedPdf } from "../../client/src/components/pdf/use-picked-pdf";
 import { ChoiceGroup } from "../../client/src/components/tool/choice-group";
-import { FileDropzone } from "../../client/src/components/tool/file-dropzone";
 import { documentFacts, ResultPanel } from "../../client/src/components/tool/result-panel";
-import { TaskActions } from "../../client/src/components/tool/task-actions";
-import { ToolShell } from "../../client/src/components/tool/tool-shell";
+import { SinglePdfScreen } from "../../client/src/components/tool/single-pdf-screen";
 import { finishedTaskActions, useToolTask } from "../../client/src/components/tool/use-tool-task";
 import { pagesOf, parsePageRanges } from "../../client/src/lib/contract";
 import { showApiError } from "../../client/src/lib/show-error";
@@ -112,27 +109,13 @@ export default function WatermarkPage() {
   const [color, setColor] = useState("#808080");
   const [rangesText, setRangesText] = useState("");
   const task = useToolTask(tool, (error) => showApiError(shared, t("failed"), error));
-  const { phase, busy } = task;
+  const { busy } = task;
 
-  const startOver = () => {
+  const pick = (next: File | null) => {
     task.reset();
-    setFile(null);
+    setFile(next);
   };
-
-  if (phase.name === "done") {
-    return (
-      <ToolShell toolId={tool.id}>
-        <ResultPanel
-          title={t("resultTitle")}
-          facts={documentFacts(phase.result, shared, language)}
-          downloadLabel={shared("result.download")}
-          anotherLabel={t("another")}
-          {...finishedTaskActions(task, phase, () => setFile(null))}
-          onAnother={startOver}
-        />
-      </ToolShell>
-    );
-  }
+  const startOver = () => pick(null);
 
   const pageCount = analysis.state === "ready" ? analysis.pages : null;
   const parsed = pageCount === null ? null : parsePageRanges(rangesText, pageCount);
@@ -166,202 +149,206 @@ export default function WatermarkPage() {
   };
 
   return (
-    <ToolShell toolId={tool.id}>
-      <div className="watermark">
-        <FileDropzone
-          limits={tool.input}
-          disabled={busy}
-          compact={file !== null}
-          onAccept={(files) => {
-            task.reset();
-            setFile(files[0] ?? null);
-          }}
+    <SinglePdfScreen
+      toolId={tool.id}
+      limits={tool.input}
+      className="watermark"
+      task={task}
+      file={file}
+      analysis={analysis}
+      onPick={pick}
+      result={(done) => (
+        <ResultPanel
+          title={t("resultTitle")}
+          facts={documentFacts(done.result, shared, language)}
+          downloadLabel={shared("result.download")}
+          anotherLabel={t("another")}
+          {...finishedTaskActions(task, done, () => setFile(null))}
+          onAnother={startOver}
         />
-        {file ? <ChosenPdf file={file} analysis={analysis} disabled={busy} onRemove={startOver} /> : null}
-        {file !== null && pageCount !== null ? (
-          <div className="watermark__layout">
-            <div className="watermark__options">
-              <ChoiceGroup
-                legend={t("kind.legend")}
-                name="kind"
-                choices={KINDS.map((value) => ({ value, label: t(`kind.${value}`) }))}
-                value={kind}
-                disabled={busy}
-                onChange={setKind}
-              />
-              {kind === "text" ? (
-                <>
-                  <div className="field">
-                    <label htmlFor="watermark-text">{t("text.label")}</label>
-                    <input
-                      id="watermark-text"
-                      type="text"
-                      value={text}
-                      maxLength={MAX_WATERMARK_TEXT}
-                      placeholder={t("text.placeholder")}
-                      disabled={busy}
-                      onChange={(event) => setText(event.target.value)}
-                      data-testid="watermark-text"
-                    />
-                  </div>
-                  <div className="watermark__row">
-                    <Slider
-                      id="watermark-size"
-                      label={t("size", { size })}
-                      min={8}
-                      max={200}
-                      value={size}
-                      disabled={busy}
-                      onChange={setSize}
-                    />
-                    <div className="field">
-                      <label htmlFor="watermark-color">{t("color")}</label>
-                      <input
-                        id="watermark-color"
-                        type="color"
-                        value={color}
-                        disabled={busy}
-                        onChange={(event) => setColor(event.target.value)}
-                      />
-                    </div>
-                  </div>
-                </>
-              ) : (
-                <>
-                  <div className="field">
-                    <label htmlFor="watermark-image">{t("image.label")}</label>
-                    <div className="watermark__image">
-                      {imageUrl !== null ? (
+      )}
+      action={{
+        label: t("add"),
+        busyLabel: t("adding"),
+        testId: "watermark-button",
+        disabled: !valid,
+        onStart: run,
+        hint:
+          file !== null && pageCount !== null && !markChosen ? (
+            <p className="tool-actions__hint">{t(kind === "text" ? "text.required" : "image.required")}</p>
+          ) : null,
+      }}
+    >
+      {file !== null && pageCount !== null ? (
+        <PreviewedOptions
+          file={file}
+          preview={
+            first !== undefined && markChosen
+              ? {
+                  page: first,
+                  overlay: (scale, page) =>
+                    previewCentres(position).map(([x, y]) => {
+                      const place = {
+                        left: `${x * 100}%`,
+                        top: `${y * 100}%`,
+                        opacity: opacity / 100,
+                        rotate: `${-angleOf(rotation, page)}deg`,
+                      };
+                      return kind === "image" && imageUrl !== null ? (
                         <img
-                          className="watermark__image-thumb"
+                          key={`${x}-${y}`}
+                          className="watermark__preview-image"
                           src={imageUrl}
-                          alt={t("image.alt")}
-                          data-testid="watermark-image-thumb"
+                          alt=""
+                          style={{ ...place, width: (page.width * imageSize * scale) / 100 }}
+                          data-testid="watermark-preview"
                         />
-                      ) : null}
-                      <input
-                        id="watermark-image"
-                        type="file"
-                        accept={WATERMARK_IMAGE_TYPES.join(",")}
-                        disabled={busy}
-                        aria-describedby="watermark-image-hint"
-                        onChange={(event) => chooseImage(event.target.files?.[0])}
-                        data-testid="watermark-image"
-                      />
-                    </div>
-                    <p
-                      id="watermark-image-hint"
-                      className={imageRefused ? "pdf-converter__error" : "pdf-converter__hint"}
-                      role={imageRefused ? "alert" : undefined}
-                    >
-                      {t(imageRefused ? "image.refused" : "image.hint", { megabytes: WATERMARK_IMAGE_MB })}
-                    </p>
-                  </div>
-                  <Slider
-                    id="watermark-image-size"
-                    label={t("imageSize", { size: imageSize })}
-                    min={5}
-                    max={100}
-                    value={imageSize}
+                      ) : (
+                        <span
+                          key={`${x}-${y}`}
+                          className="watermark__preview-text"
+                          style={{ ...place, fontSize: size * scale, color }}
+                          data-testid="watermark-preview"
+                        >
+                          {words}
+                        </span>
+                      );
+                    }),
+                }
+              : null
+          }
+        >
+          <ChoiceGroup
+            legend={t("kind.legend")}
+            name="kind"
+            choices={KINDS.map((value) => ({ value, label: t(`kind.${value}`) }))}
+            value={kind}
+            disabled={busy}
+            onChange={setKind}
+          />
+          {kind === "text" ? (
+            <>
+              <div className="field">
+                <label htmlFor="watermark-text">{t("text.label")}</label>
+                <input
+                  id="watermark-text"
+                  type="text"
+                  value={text}
+                  maxLength={MAX_WATERMARK_TEXT}
+                  placeholder={t("text.placeholder")}
+                  disabled={busy}
+                  onChange={(event) => setText(event.target.value)}
+                  data-testid="watermark-text"
+                />
+              </div>
+              <div className="previewed-options__row">
+                <Slider
+                  id="watermark-size"
+                  label={t("size", { size })}
+                  min={8}
+                  max={200}
+                  value={size}
+                  disabled={busy}
+                  onChange={setSize}
+                />
+                <div className="field">
+                  <label htmlFor="watermark-color">{t("color")}</label>
+                  <input
+                    id="watermark-color"
+                    type="color"
+                    value={color}
                     disabled={busy}
-                    onChange={setImageSize}
+                    onChange={(event) => setColor(event.target.value)}
                   />
-                </>
-              )}
+                </div>
+              </div>
+            </>
+          ) : (
+            <>
+              <div className="field">
+                <label htmlFor="watermark-image">{t("image.label")}</label>
+                <div className="watermark__image">
+                  {imageUrl !== null ? (
+                    <img
+                      className="watermark__image-thumb"
+                      src={imageUrl}
+                      alt={t("image.alt")}
+                      data-testid="watermark-image-thumb"
+                    />
+                  ) : null}
+                  <input
+                    id="watermark-image"
+                    type="file"
+                    accept={WATERMARK_IMAGE_TYPES.join(",")}
+                    disabled={busy}
+                    aria-describedby="watermark-image-hint"
+                    onChange={(event) => chooseImage(event.target.files?.[0])}
+                    data-testid="watermark-image"
+                  />
+                </div>
+                <p
+                  id="watermark-image-hint"
+                  className={imageRefused ? "pdf-converter__error" : "pdf-converter__hint"}
+                  role={imageRefused ? "alert" : undefined}
+                >
+                  {t(imageRefused ? "image.refused" : "image.hint", { megabytes: WATERMARK_IMAGE_MB })}
+                </p>
+              </div>
               <Slider
-                id="watermark-opacity"
-                label={t("opacity", { opacity })}
+                id="watermark-image-size"
+                label={t("imageSize", { size: imageSize })}
                 min={5}
                 max={100}
-                value={opacity}
+                value={imageSize}
                 disabled={busy}
-                onChange={setOpacity}
+                onChange={setImageSize}
               />
-              <ChoiceGroup
-                legend={t("rotation.legend")}
-                name="rotation"
-                choices={ROTATIONS.map((value) => ({ value, label: t(`rotation.${value}`) }))}
-                value={rotation}
-                disabled={busy}
-                onChange={setRotation}
-              />
-              <ChoiceGroup
-                legend={t("position.legend")}
-                name="position"
-                choices={WATERMARK_POSITIONS.map((value) => ({ value, label: t(`position.${value}`) }))}
-                value={position}
-                disabled={busy}
-                onChange={setPosition}
-              />
-              <ChoiceGroup
-                legend={t("layer.legend")}
-                name="layer"
-                choices={LAYERS.map((value) => ({ value, label: t(`layer.${value}`) }))}
-                value={layer}
-                disabled={busy}
-                onChange={setLayer}
-              />
-              <PageRangesInput
-                label={t("pages.label")}
-                hint={t("pages.hint")}
-                placeholder={t("pages.placeholder")}
-                value={rangesText}
-                error={rangeError}
-                disabled={busy}
-                onChange={setRangesText}
-              />
-            </div>
-            {first !== undefined && markChosen ? (
-              <PagePreview
-                file={file}
-                page={first}
-                overlay={(scale, page) =>
-                  previewCentres(position).map(([x, y]) => {
-                    const place = {
-                      left: `${x * 100}%`,
-                      top: `${y * 100}%`,
-                      opacity: opacity / 100,
-                      rotate: `${-angleOf(rotation, page)}deg`,
-                    };
-                    return kind === "image" && imageUrl !== null ? (
-                      <img
-                        key={`${x}-${y}`}
-                        className="watermark__preview-image"
-                        src={imageUrl}
-                        alt=""
-                        style={{ ...place, width: (page.width * imageSize * scale) / 100 }}
-                        data-testid="watermark-preview"
-                      />
-                    ) : (
-                      <span
-                        key={`${x}-${y}`}
-                        className="watermark__preview-text"
-                        style={{ ...place, fontSize: size * scale, color }}
-                        data-testid="watermark-preview"
-                      >
-                        {words}
-                      </span>
-                    );
-                  })
-                }
-              />
-            ) : null}
-          </div>
-        ) : null}
-        <TaskActions
-          phase={phase}
-          busy={busy}
-          disabled={!valid}
-          label={t("add")}
-          busyLabel={t("adding")}
-          onStart={run}
-          testId="watermark-button"
-        >
-          {file !== null && pageCount !== null && !markChosen ? (
-            <p className="tool-actions__hint">{t(kind === "text" ? "text.required" : "image.required")}</p>
-          ) : null}
-        </TaskActions>
-      </div>
-    </ToolShell>
+            </>
+          )}
+          <Slider
+            id="watermark-opacity"
+            label={t("opacity", { opacity })}
+            min={5}
+            max={100}
+            value={opacity}
+            disabled={busy}
+            onChange={setOpacity}
+          />
+          <ChoiceGroup
+            legend={t("rotation.legend")}
+            name="rotation"
+            choices={ROTATIONS.map((value) => ({ value, label: t(`rotation.${value}`) }))}
+            value={rotation}
+            disabled={busy}
+            onChange={setRotation}
+          />
+          <ChoiceGroup
+            legend={t("position.legend")}
+            name="position"
+            choices={WATERMARK_POSITIONS.map((value) => ({ value, label: t(`position.${value}`) }))}
+            value={position}
+            disabled={busy}
+            onChange={setPosition}
+          />
+          <ChoiceGroup
+            legend={t("layer.legend")}
+            name="layer"
+            choices={LAYERS.map((value) => ({ value, label: t(`layer.${value}`) }))}
+            value={layer}
+            disabled={busy}
+            onChange={setLayer}
+          />
+          <PageRangesInput
+            label={t("pages.label")}
+            hint={t("pages.hint")}
+            placeholder={t("pages.placeholder")}
+            value={rangesText}
+            error={rangeError}
+            disabled={busy}
+            onChange={setRangesText}
+          />
+        </PreviewedOptions>
+      ) : null}
+    </SinglePdfScreen>
   );
 }

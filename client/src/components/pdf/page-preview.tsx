@@ -62,3 +62,25 @@ export function PagePreview({
     </figure>
   );
 }
+
+/**
+ * A stamping tool's options beside the preview of the first page they change (page numbers,
+ * watermark): the options column grows, the preview keeps its width and wraps under on a phone.
+ * `preview` is null while the options cannot be drawn yet (no page chosen, a value out of range).
+ */
+export function PreviewedOptions({
+  file,
+  preview,
+  children,
+}: {
+  file: File;
+  preview: { readonly page: number; readonly overlay: (scale: number, size: PageSize) => ReactNode } | null;
+  children: ReactNode;
+}) {
+  return (
+    <div className="previewed-options">
+      <div className="previewed-options__options">{children}</div>
+      {preview === null ? null : <PagePreview file={file} page={preview.page} overlay={preview.overlay} />}
+    </div>
+  );
+}

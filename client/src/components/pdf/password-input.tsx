@@ -1,12 +1,20 @@
-import { useId } from "react";
+import { useId, useState } from "react";
+import { useTranslation } from "react-i18next";
 import "./password-input.css";
 
 interface PasswordInputProps {
   readonly label: string;
   readonly value: string;
   readonly onChange: (value: string) => void;
-  /** Shown in clear text (the screen's "show password" toggle). */
-  readonly visible: boolean;
+  /**
+   * Shown in clear text, decided elsewhere: a field that follows another field's "show" checkbox
+   * (the repeated password). Without it the field has its own checkbox.
+   */
+  readonly visible?: boolean;
+  /** With `visible`: the field shows the checkbox and reports its changes (one for several fields). */
+  readonly onVisibleChange?: (visible: boolean) => void;
+  /** The checkbox's label; "Show password" by default. */
+  readonly showLabel?: string;
   readonly disabled?: boolean;
   readonly hint?: string | undefined;
   /** Why the value cannot be used, announced with the field. */
@@ -17,12 +25,18 @@ interface PasswordInputProps {
 }
 
 /**
- * A password field with its label, hint and problem. The value stays in the page's memory only:
- * it goes to the server in the form body of the request that needs it, never in a URL.
+ * A password field with its label, hint, problem and "show password" checkbox. The value stays in
+ * the page's memory only: it goes to the server in the form body of the request that needs it,
+ * never in a URL.
  */
 export function PasswordInput(props: PasswordInputProps) {
-  const { label, value, onChange, visible, disabled = false, hint, problem, autoComplete, testId } = props;
+  const { label, value, onChange, disabled = false, hint, problem, autoComplete, testId } = props;
+  const { t } = useTranslation();
   const id = useId();
+  const [ownVisible, setOwnVisible] = useState(false);
+  const visible = props.visible ?? ownVisible;
+  // Its own checkbox, or one that drives several fields; a field that only follows has none.
+  const onVisibleChange = props.visible === undefined ? setOwnVisible : props.onVisibleChange;
   const hintId = `${id}-hint`;
   const problemId = `${id}-problem`;
   const described = [hint ? hintId : null, problem ? problemId : null].filter(Boolean).join(" ");
@@ -53,6 +67,17 @@ export function PasswordInput(props: PasswordInputProps) {
           {problem}
         </span>
       ) : null}
+      {onVisibleChange === undefined ? null : (
+        <label className="password-input__show">
+          <input
+            type="checkbox"
+            checked={visible}
+            onChange={(event) => onVisibleChange(event.currentTarget.checked)}
+            data-testid={`${testId}-show`}
+          />
+          {props.showLabel ?? t("pdfPassword.show")}
+        </label>
+      )}
     </div>
   );
 }

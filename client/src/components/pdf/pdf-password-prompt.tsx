@@ -23,7 +23,6 @@ interface PdfPasswordPromptProps {
 export function PdfPasswordPrompt({ error, disabled, onPassword }: PdfPasswordPromptProps) {
   const { t } = useTranslation();
   const [password, setPassword] = useState("");
-  const [visible, setVisible] = useState(false);
   return (
     <form
       className="pdf-password-prompt"
@@ -37,20 +36,11 @@ export function PdfPasswordPrompt({ error, disabled, onPassword }: PdfPasswordPr
         label={t("pdfPassword.label")}
         value={password}
         onChange={setPassword}
-        visible={visible}
         disabled={disabled}
         problem={apiErrorMessage(t, error)}
         autoComplete="current-password"
         testId="pdf-password"
       />
-      <label className="pdf-password-prompt__show">
-        <input
-          type="checkbox"
-          checked={visible}
-          onChange={(event) => setVisible(event.currentTarget.checked)}
-        />
-        {t("pdfPassword.show")}
-      </label>
       <button
         type="submit"
         className="button button--small button--primary"

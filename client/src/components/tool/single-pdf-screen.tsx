@@ -35,6 +35,8 @@ interface SinglePdfScreenProps {
     readonly testId: string;
     readonly disabled: boolean;
     readonly onStart: () => void;
+    /** Shown above the button: what is still missing before it can start. */
+    readonly hint?: ReactNode;
   };
   /** The tool's options, between the picked file and the button. */
   readonly children?: ReactNode;
@@ -70,7 +72,9 @@ export function SinglePdfScreen(props: SinglePdfScreenProps) {
             />
           ) : null}
           {props.children}
-          <TaskActions phase={phase} busy={busy} {...props.action} />
+          <TaskActions phase={phase} busy={busy} {...props.action}>
+            {props.action.hint}
+          </TaskActions>
         </div>
       )}
     </ToolShell>
