@@ -15,6 +15,11 @@ const CALLOTHERSUBR = 16;
 const POP = 17;
 /** Subrs 0–3 belong to the flex and hint-replacement machinery: always kept. */
 const RESERVED_SUBRS = 4;
+/**
+ * Time the run over the pages may take (the job has 120 s in all): past it, no Type 1 font is cut
+ * (a 2,400-page manual would spend most of the job finding its glyphs).
+ */
+const RUN_BUDGET_MS = 15_000;
 /** How deep form XObjects are followed from an annotation's appearance. */
 const MAX_DEPTH = 16;
 const DIGIT_NAMES = "zero one two three four five six seven eight nine".split(" ");
@@ -74,6 +79,7 @@ export function subsetType1Fonts(pdf: mupdf.PDFDocument): number {
   const untouchable = new Set<number>();
   collectFontFiles(root.get("AcroForm", "DR"), untouchable, 0);
   const used = glyphsDrawn(pdf, untouchable);
+  if (used === null) return 0;
   let subset = 0;
   for (const [num, names] of files) {
     if (untouchable.has(num)) continue;
@@ -146,8 +152,12 @@ function collectFontFiles(resources: mupdf.PDFObject, files: Set<number>, depth:
   });
 }
 
-/** Glyph numbers drawn per font name by every page; fonts of annotation appearances go to `untouchable`. */
-function glyphsDrawn(pdf: mupdf.PDFDocument, untouchable: Set<number>): Map<string, Set<number>> {
+/**
+ * Glyph numbers drawn per font name by every page (null when the run takes longer than its
+ * budget); fonts of annotation appearances go to `untouchable`.
+ */
+function glyphsDrawn(pdf: mupdf.PDFDocument, untouchable: Set<number>): Map<string, Set<number>> | null {
+  const started = performance.now();
   const used = new Map<string, Set<number>>();
   const record = (text: mupdf.Text) => {
     text.walk({
@@ -169,6 +179,7 @@ function glyphsDrawn(pdf: mupdf.PDFDocument, untouchable: Set<number>): Map<stri
   try {
     const pages = pdf.countPages();
     for (let index = 0; index < pages; index++) {
+      if (performance.now() - started > RUN_BUDGET_MS) return null;
       const page = pdf.loadPage(index);
       try {
         page.run(device, mupdf.Matrix.identity);
