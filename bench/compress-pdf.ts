@@ -14,8 +14,9 @@
  * Goal (issue 24): over both sets, ours medium total out/in ≤ 0.9 × Ghostscript's, no file over
  * 1.25 × Ghostscript's size where Ghostscript's output is valid; the worst files are listed.
  * Files our engine refuses (password-protected, unreadable) count as kept at 1.0 and are listed.
- * Run: `npm run bench:compress-pdf [-- --sample N --seed S --set corpus|wide]` (a seeded sample of
- * N files per set; installs ghostscript and qpdf with apt when missing).
+ * Run: `npm run bench:compress-pdf [-- --sample N --seed S --set corpus|wide --files a.pdf,b.pdf
+ * --levels medium]` (a seeded sample of N files per set, or the named files; only some of our
+ * levels, medium always among them; installs ghostscript and qpdf with apt when missing).
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
@@ -39,7 +40,7 @@ const SETS = [
     minBytes: 100 * 1024,
   },
 ] as const;
-const LEVELS = Object.keys(COMPRESSION_LEVELS) as CompressionLevelName[];
+const ALL_LEVELS = Object.keys(COMPRESSION_LEVELS) as CompressionLevelName[];
 const GS_TIMEOUT_MS = 300_000;
 const RENDER_DPI = 100;
 /** The bar an output must meet on page 1 (ours, and Ghostscript's to count as valid). */
@@ -284,12 +285,13 @@ async function measure(
   names: readonly string[],
   tools: { gs: boolean; qpdf: boolean },
   work: string,
+  levels: readonly CompressionLevelName[],
 ) {
   const input = new Uint8Array(readFileSync(path));
   const original = renderFirstPage(input);
   const runs = new Map<string, Run>();
   let changed = "";
-  for (const level of LEVELS) {
+  for (const level of levels) {
     const run = await ours(level, input, original);
     runs.set(`ours ${level}`, run);
     if (level === "medium" && run.note === "") changed = contentChange(input, run.output);
@@ -319,7 +321,7 @@ async function measure(
     const run = runs.get(tool);
     return pad(run ? `${ratio(run.bytes, input.length)}${run.note ? "*" : ""}` : "-", 13);
   });
-  const ssims = [...LEVELS.map((level) => runs.get(`ours ${level}`)), runs.get("gs ebook")]
+  const ssims = [...levels.map((level) => runs.get(`ours ${level}`)), runs.get("gs ebook")]
     .map((run) => (run ? run.ssim.toFixed(3) : "-"))
     .join("/");
   const gs = runs.get("gs ebook");
@@ -381,8 +383,17 @@ function summarise(label: string, results: readonly FileResult[], names: readonl
 
 async function main() {
   const { values } = parseArgs({
-    options: { sample: { type: "string" }, seed: { type: "string", default: "1" }, set: { type: "string" } },
+    options: {
+      sample: { type: "string" },
+      seed: { type: "string", default: "1" },
+      set: { type: "string" },
+      files: { type: "string" },
+      levels: { type: "string" },
+    },
   });
+  const chosen = values.levels?.split(",") ?? ALL_LEVELS;
+  const levels = ALL_LEVELS.filter((level) => level === "medium" || chosen.includes(level));
+  const only = values.files === undefined ? null : new Set(values.files.split(","));
   const sets = SETS.filter(
     (set) => existsSync(set.dir) && (values.set === undefined || values.set === set.name),
   );
@@ -392,11 +403,12 @@ async function main() {
   }
   const tools = { gs: ensureTool("gs", "ghostscript"), qpdf: ensureTool("qpdf", "qpdf") };
   const work = mkdtempSync(join(tmpdir(), "bench-compress-"));
-  const names = [...LEVELS.map((level) => `ours ${level}`), "gs ebook", "qpdf"];
+  const names = [...levels.map((level) => `ours ${level}`), "gs ebook", "qpdf"];
   const results: FileResult[] = [];
   for (const set of sets) {
     let files = readdirSync(set.dir)
       .filter((name) => name.endsWith(".pdf") && statSync(join(set.dir, name)).size > set.minBytes)
+      .filter((name) => only === null || only.has(name))
       .sort();
     if (values.sample !== undefined)
       files = seededSample(files, Number(values.sample), Number(values.seed)).sort();
@@ -404,9 +416,10 @@ async function main() {
       `\n== ${set.name}: ${set.dir} (${files.length} files${set.minBytes ? ` over ${set.minBytes / 1024} KB` : ""})`,
     );
     console.log(
-      `${"file".padEnd(36)}${pad("KB", 8)}${names.map((name) => pad(name, 13)).join("")}${pad("med/gs", 8)}   SSIM low/med/high/gs   fields in→med/gs`,
+      `${"file".padEnd(36)}${pad("KB", 8)}${names.map((name) => pad(name, 13)).join("")}${pad("med/gs", 8)}   SSIM ${levels.join("/")}/gs   fields in→med/gs`,
     );
-    for (const name of files) results.push(await measure(set.name, join(set.dir, name), names, tools, work));
+    for (const name of files)
+      results.push(await measure(set.name, join(set.dir, name), names, tools, work, levels));
   }
   rmSync(work, { recursive: true, force: true });
   console.log(

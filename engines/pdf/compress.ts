@@ -10,6 +10,7 @@ import { COMPRESSION_LEVELS, type CompressionLevelName } from "./compress-levels
 import { removePrivateData } from "./compress-private-data.ts";
 import { removeUnusedResources } from "./compress-resources.ts";
 import { redeflateStreams } from "./compress-streams.ts";
+import { subsetType1Fonts } from "./compress-type1.ts";
 import { isOutOfMemory, openPdf, wasRepaired } from "./open-pdf.ts";
 import { savePdf } from "./write-pdf.ts";
 
@@ -84,6 +85,7 @@ function trySubsetFonts(pdf: mupdf.PDFDocument): boolean {
   try {
     extractFontCollections(pdf);
     subsetFonts(pdf);
+    subsetType1Fonts(pdf);
     pruneGlyphMaps(pdf);
     return true;
   } catch {

@@ -20,6 +20,7 @@ import {
   save,
   textPdfDocument,
 } from "./fixtures.ts";
+import { type1Font } from "./type1-font.ts";
 
 const PHOTO = { width: 2400, height: 1800 };
 const SCAN = { width: 800, height: 200 };
@@ -317,6 +318,49 @@ describe("compressPdf", () => {
     expect(program.length).toBeLessThan(regular.length / 4);
     expect(pageTexts(openPdf(bytes))).toEqual(pageTexts(openPdf(input)));
     expect(pageOneSsim(input, bytes)).toBeGreaterThanOrEqual(0.99);
+  });
+
+  it("subsets an embedded Type 1 font (/FontFile) to the glyphs drawn, every one drawing as before", async () => {
+    const { clear, encrypted } = type1Font("CodeSerif");
+    const doc = new mupdf.PDFDocument();
+    const fontFile = doc.addStream(new Uint8Array([...clear, ...encrypted]), {
+      Length1: clear.length,
+      Length2: encrypted.length,
+      Length3: 0,
+    });
+    const font = doc.addObject({
+      Type: doc.newName("Font"),
+      Subtype: doc.newName("Type1"),
+      BaseFont: doc.newName("CodeSerif"),
+      Encoding: doc.newName("WinAnsiEncoding"),
+      FontDescriptor: doc.addObject({
+        Type: doc.newName("FontDescriptor"),
+        FontName: doc.newName("CodeSerif"),
+        Flags: 34,
+        FontBBox: [-200, -250, 1100, 900],
+        ItalicAngle: 0,
+        Ascent: 700,
+        Descent: -250,
+        CapHeight: 650,
+        StemV: 80,
+        FontFile: fontFile,
+      }),
+    });
+    const resources = doc.addObject({ Font: { F: font } });
+    doc.insertPage(-1, doc.addPage([0, 0, 595, 842], 0, resources, "BT /F 36 Tf 72 720 Td (Type One) Tj ET"));
+    const input = save(doc, "compress");
+    const { bytes } = await compress(input);
+    const program = openPdf(bytes)
+      .findPage(0)
+      .get("Resources", "Font", "F", "FontDescriptor", "FontFile")
+      .readStream()
+      .asUint8Array();
+    expect(program.length).toBeLessThan((clear.length + encrypted.length) / 3);
+    // The glyphs draw (a page left blank by a broken font would compare alike too).
+    const page = renderPage(openPdf(bytes), 0);
+    expect(page.data.filter((value) => value < 128).length).toBeGreaterThan(1500);
+    expect(pageTexts(openPdf(bytes))).toEqual(pageTexts(openPdf(input)));
+    expect(pageOneSsim(input, bytes)).toBeGreaterThanOrEqual(0.999);
   });
 
   it("points the CID-to-glyph map's entries for glyphs the subset dropped at one empty glyph", async () => {
