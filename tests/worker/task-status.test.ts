@@ -8,7 +8,7 @@ import {
   TASK_ID_PATTERN,
   TOOLS,
 } from "../../contract/index.ts";
-import { healthStatus } from "../../worker/health-route.ts";
+import { CONVERTER_STATUS_TTL_MS, healthStatus, recentHealthStatus } from "../../worker/health-route.ts";
 import { isTaskId, newTaskId } from "../../worker/task-id.ts";
 import { ApiClient, errorOf, form } from "./api-client.ts";
 import { makePdf } from "./fixtures.ts";
@@ -110,8 +110,24 @@ describe("health", () => {
     expect(runners?.wedged).toBeLessThanOrEqual(runners?.replaced ?? 0);
   });
 
+  it("asks the converter at most once a second; requests meanwhile share its answer", async () => {
+    const at = Date.now() + 60_000;
+    const first = recentHealthStatus(env, at);
+    expect(recentHealthStatus(env, at + CONVERTER_STATUS_TTL_MS - 1)).toBe(first);
+    const next = recentHealthStatus(env, at + CONVERTER_STATUS_TTL_MS);
+    expect(next).not.toBe(first);
+    expect((await first).status).toBe(200);
+    expect((await next).status).toBe(200);
+    const response = await new ApiClient().fetch(HEALTH_PATH);
+    expect(response.headers.get("Server-Timing")).toMatch(/^converter;dur=\d+$/);
+    await response.arrayBuffer();
+  });
+
   it("answers 503 when the converter is down", async () => {
     const down = await healthStatus({ ...env, CONVERTER_URL: "http://127.0.0.1:1" });
     expect(down).toEqual({ status: 503, body: { ok: false, converter: { ok: false } } });
+    // A recent answer of another converter never stands for this one.
+    await recentHealthStatus(env);
+    expect(await recentHealthStatus({ ...env, CONVERTER_URL: "http://127.0.0.1:1" })).toEqual(down);
   });
 });
