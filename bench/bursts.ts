@@ -135,12 +135,6 @@ export async function burst(
   };
 }
 
-/** Resident memory of `pid` in MB after `settleMs` without requests. */
-export async function idleMb(pid: number, settleMs = 10_000): Promise<number> {
-  await new Promise((resolve) => setTimeout(resolve, settleMs));
-  return statusField(pid, "VmRSS") / MB;
-}
-
 /** A field of /proc/<pid>/smaps_rollup in bytes (Anonymous: memory not backed by a file). */
 function rollupField(pid: number, field: string): number {
   const line = readFileSync(`/proc/${pid}/smaps_rollup`, "utf8")
@@ -167,12 +161,15 @@ export async function idleMemory(
 ): Promise<IdleMemory> {
   await new Promise((resolve) => setTimeout(resolve, settleMs));
   let heap: { usedSize: number; totalSize: number } | undefined;
-  try {
-    const session = await InspectorSession.open(processes.runtime, "pdf-image-tools");
-    heap = await session.heapUsage(true);
-    session.close();
-  } catch (error) {
-    console.error(`inspector: ${String(error).slice(0, 120)}`);
+  // wrangler's own inspector proxy may take the isolate's one session meanwhile: a few tries.
+  for (let attempt = 1; heap === undefined && attempt <= 3; attempt++) {
+    try {
+      const session = await InspectorSession.open(processes.runtime, "pdf-image-tools");
+      heap = await session.heapUsage(true);
+      session.close();
+    } catch (error) {
+      console.error(`inspector (try ${attempt}): ${String(error).slice(0, 120)}`);
+    }
   }
   const rss = (pid: number) => statusField(pid, "VmRSS") / MB;
   return {

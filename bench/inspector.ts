@@ -64,6 +64,11 @@ export class InspectorSession {
       if (message.error !== undefined) pending?.reject(new Error(JSON.stringify(message.error)));
       else pending?.resolve(message.result);
     });
+    // workerd keeps one session per isolate: another client's session closes this one.
+    socket.addEventListener("close", () => {
+      for (const pending of this.#pending.values()) pending.reject(new Error("inspector session closed"));
+      this.#pending.clear();
+    });
   }
 
   /** A session on the isolate of the Worker named `worker` (wrangler.toml `name`) in runtime `pid`. */
@@ -86,6 +91,9 @@ export class InspectorSession {
     this.#socket.send(JSON.stringify({ id, method, params }));
     return new Promise<T>((resolve, reject) => {
       this.#pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      setTimeout(() => {
+        if (this.#pending.delete(id)) reject(new Error(`inspector: no answer to ${method}`));
+      }, 30_000).unref();
     });
   }
 
