@@ -45,7 +45,8 @@ export function descendants(): { pid: number; cmdline: string; comm: string }[] 
 /** The pids of the stack's Worker runtime, its entry proxy, wrangler's Node process and the converter. */
 export function stackProcesses(): { runtime: number; proxy: number; wrangler: number; converter: number } {
   const processes = descendants();
-  const wrangler = processes.find((p) => p.comm !== "workerd" && p.cmdline.includes("wrangler.js"));
+  // bin/wrangler.js starts wrangler-dist/cli.js, the Node process that runs miniflare.
+  const wrangler = processes.find((p) => p.cmdline.includes("wrangler-dist/cli.js"));
   const runtime = processes.find((p) => p.comm === "workerd" && p.cmdline.includes("--inspector"));
   const proxy = processes.find((p) => p.comm === "workerd" && !p.cmdline.includes("--inspector"));
   const converter = processes.find((p) => p.cmdline.includes("container/src/main.ts"));
