@@ -4,6 +4,9 @@
  * answer is counted apart: the client cannot read it), an unrelated `GET /api/health` timed over and
  * over during the burst, and the Worker runtime's memory once the stack is idle again.
  */
+
+import { readFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { HEALTH_PATH } from "../contract/index.ts";
 import { textPdf } from "../tests/container/fixtures.ts";
 import { paddedPdf } from "../tests/support/padded-pdf.ts";
@@ -17,7 +20,8 @@ import {
   pngToJpg,
   type TaskRun,
 } from "./api-driver.ts";
-import { MB, statusField } from "./stack-processes.ts";
+import { InspectorSession } from "./inspector.ts";
+import { MB, type stackProcesses, statusField } from "./stack-processes.ts";
 
 export interface BurstKind {
   readonly label: string;
@@ -50,12 +54,17 @@ export interface BurstResult {
   readonly withoutRetryAfter: number;
   /** Milliseconds each health request took; failed ones count apart. */
   readonly health: readonly number[];
+  /** Of each health request, the time the Worker waited for the converter's answer (Server-Timing). */
+  readonly healthConverter: readonly number[];
   readonly healthFailures: readonly string[];
+  /** The machine's 1-minute load average at the end of the burst. */
+  readonly load: number;
 }
 
 /** Times `GET /api/health` one request after the other until `stop` resolves. */
 async function probeHealth(url: string, stop: Promise<unknown>) {
   const health: number[] = [];
+  const converterWaits: number[] = [];
   const failures: string[] = [];
   let stopped = false;
   void stop.finally(() => {
@@ -69,13 +78,18 @@ async function probeHealth(url: string, stop: Promise<unknown>) {
       await response.arrayBuffer();
       if (!type.includes("application/json")) failures.push(`non-JSON ${response.status}`);
       else if (response.status !== 200) failures.push(String(response.status));
-      else health.push(performance.now() - started);
+      else {
+        health.push(performance.now() - started);
+        // The Worker's own measure of its wait for the converter (worker/health-route.ts).
+        const timing = /converter;dur=(\d+)/.exec(response.headers.get("Server-Timing") ?? "");
+        if (timing?.[1] !== undefined) converterWaits.push(Number(timing[1]));
+      }
     } catch (error) {
       failures.push(String(error).slice(0, 60));
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return { health, failures };
+  return { health, converterWaits, failures };
 }
 
 /** `n` tasks of `kind` started at once over `clients`, with health timed meanwhile. */
@@ -115,14 +129,66 @@ export async function burst(
     nonJson,
     withoutRetryAfter,
     health: probe.health,
+    healthConverter: probe.converterWaits,
     healthFailures: probe.failures,
+    load: loadavg()[0] ?? 0,
   };
 }
 
-/** Resident memory of `pid` in MB after `settleMs` without requests. */
-export async function idleMb(pid: number, settleMs = 10_000): Promise<number> {
+/** A field of /proc/<pid>/smaps_rollup in bytes (Anonymous: memory not backed by a file). */
+function rollupField(pid: number, field: string): number {
+  const line = readFileSync(`/proc/${pid}/smaps_rollup`, "utf8")
+    .split("\n")
+    .find((l) => l.startsWith(`${field}:`));
+  return Number(line?.split(/\s+/)[1] ?? 0) * 1024;
+}
+
+export interface IdleMemory {
+  /** The Worker runtime (workerd): resident, of it anonymous, and its isolate's JS heap after a GC. */
+  readonly runtimeMb: number;
+  readonly runtimeAnonMb: number;
+  readonly heapUsedMb: number | undefined;
+  readonly heapTotalMb: number | undefined;
+  readonly proxyMb: number;
+  readonly wranglerMb: number;
+  readonly converterMb: number;
+}
+
+/** Each stack process's resident memory after `settleMs` without requests, and the Worker's JS heap. */
+export async function idleMemory(
+  processes: ReturnType<typeof stackProcesses>,
+  settleMs = 10_000,
+): Promise<IdleMemory> {
   await new Promise((resolve) => setTimeout(resolve, settleMs));
-  return statusField(pid, "VmRSS") / MB;
+  let heap: { usedSize: number; totalSize: number } | undefined;
+  // wrangler's own inspector proxy may take the isolate's one session meanwhile: a few tries.
+  for (let attempt = 1; heap === undefined && attempt <= 3; attempt++) {
+    try {
+      const session = await InspectorSession.open(processes.runtime, "pdf-image-tools");
+      heap = await session.heapUsage(true);
+      session.close();
+    } catch (error) {
+      console.error(`inspector (try ${attempt}): ${String(error).slice(0, 120)}`);
+    }
+  }
+  const rss = (pid: number) => statusField(pid, "VmRSS") / MB;
+  return {
+    runtimeMb: rss(processes.runtime),
+    runtimeAnonMb: rollupField(processes.runtime, "Anonymous") / MB,
+    heapUsedMb: heap === undefined ? undefined : heap.usedSize / MB,
+    heapTotalMb: heap === undefined ? undefined : heap.totalSize / MB,
+    proxyMb: rss(processes.proxy),
+    wranglerMb: rss(processes.wrangler),
+    converterMb: rss(processes.converter),
+  };
+}
+
+export const IDLE_HEADER =
+  "| when | Worker runtime RSS | of it anonymous | Worker JS heap used / total (after GC) | entry proxy | wrangler (Node) | converter |\n|---|---|---|---|---|---|---|";
+
+export function idleRow(when: string, m: IdleMemory): string {
+  const mb = (v: number | undefined) => (v === undefined ? "-" : `${v.toFixed(0)} MB`);
+  return `| ${when} | ${mb(m.runtimeMb)} | ${mb(m.runtimeAnonMb)} | ${mb(m.heapUsedMb)} / ${mb(m.heapTotalMb)} | ${mb(m.proxyMb)} | ${mb(m.wranglerMb)} | ${mb(m.converterMb)} |`;
 }
 
 const ms = (value: number) => (Number.isNaN(value) ? "-" : `${value.toFixed(0)} ms`);
@@ -135,11 +201,11 @@ function counted(values: readonly string[]): string {
 }
 
 export const BURST_HEADER =
-  "| round | tasks | succeeded | non-JSON | failures | jobs/s | task p50 | task p95 | health p50 | health p95 | health max | health failed |\n|---|---|---|---|---|---|---|---|---|---|---|---|";
+  "| round | tasks | succeeded | non-JSON | failures | jobs/s | task p50 | task p95 | health p50 | health p95 | health max | of it converter p95 | health failed | load |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|";
 
 /** One row of the burst table. */
 export function burstRow(round: string, label: string, r: BurstResult): string {
   const failures = r.failures.length === 0 ? "0" : `${r.failures.length}: ${counted(r.failures)}`;
   const health = (p: number) => ms(percentile(r.health, p));
-  return `| ${round} | ${r.n} ${label} | ${r.ok}/${r.n} | ${r.nonJson.length} | ${failures} | ${(r.ok / r.wallS).toFixed(1)} | ${ms(percentile(r.latencies, 0.5))} | ${ms(percentile(r.latencies, 0.95))} | ${health(0.5)} | ${health(0.95)} | ${health(1)} | ${r.healthFailures.length === 0 ? "0" : counted(r.healthFailures)} |`;
+  return `| ${round} | ${r.n} ${label} | ${r.ok}/${r.n} | ${r.nonJson.length} | ${failures} | ${(r.ok / r.wallS).toFixed(1)} | ${ms(percentile(r.latencies, 0.5))} | ${ms(percentile(r.latencies, 0.95))} | ${health(0.5)} | ${health(0.95)} | ${health(1)} | ${ms(percentile(r.healthConverter, 0.95))} | ${r.healthFailures.length === 0 ? "0" : counted(r.healthFailures)} | ${r.load.toFixed(1)} |`;
 }

@@ -11,6 +11,8 @@
  * Goals: 0 failures and 0 non-JSON answers at 64; health p95 ≤ 500 ms during every burst; idle
  * Worker memory after round 3 within 64 MB of the figure after round 1.
  *
+ * `-- --kinds edge,converter,upload` runs only those kinds (to time each apart), `-- --rounds N`
+ * another number of rounds.
  * `-- --levels` also prints the older table: 1, 4, 16, 32 and 64 concurrent merges and converter
  * PNG → JPG (2.7 MP, over the edge budget) against the converter's capacity.
  * Run: `npm run bench:load`.
@@ -26,11 +28,32 @@ import {
   pngToJpg,
   withStack,
 } from "./api-driver.ts";
-import { BURST_HEADER, type BurstKind, burst, burstKinds, burstRow, idleMb } from "./bursts.ts";
+import {
+  BURST_HEADER,
+  type BurstKind,
+  burst,
+  burstKinds,
+  burstRow,
+  IDLE_HEADER,
+  type IdleMemory,
+  idleMemory,
+  idleRow,
+} from "./bursts.ts";
 import { stackProcesses } from "./stack-processes.ts";
 
 const BURST = 64;
-const ROUNDS = 3;
+
+/** The value after `--name` on the command line. */
+function argument(name: string): string | undefined {
+  const index = process.argv.indexOf(`--${name}`);
+  return index < 0 ? undefined : process.argv[index + 1];
+}
+const ROUNDS = Number(argument("rounds") ?? 3);
+const KINDS = (argument("kinds") ?? "edge,converter,upload").split(",") as (
+  | "edge"
+  | "converter"
+  | "upload"
+)[];
 const HEALTH_GOAL_MS = 500;
 const IDLE_GROWTH_GOAL_MB = 64;
 const LEVELS = [1, 4, 16, 32, 64];
@@ -73,10 +96,10 @@ async function levels(url: string, clients: readonly BenchClient[]): Promise<voi
 }
 
 await withStack({ raiseLimits: true }, async (url) => {
-  const { runtime } = stackProcesses();
+  const processes = stackProcesses();
   const clients = Array.from({ length: 8 }, () => new BenchClient(url));
   const kinds = await burstKinds();
-  const idle = [await idleMb(runtime, 2000)];
+  const memory: IdleMemory[] = [await idleMemory(processes, 2000)];
   let failures = 0;
   let nonJson = 0;
   let worstHealthP95 = 0;
@@ -86,7 +109,7 @@ await withStack({ raiseLimits: true }, async (url) => {
   );
   console.log(BURST_HEADER);
   for (let round = 1; round <= ROUNDS; round++) {
-    for (const kind of [kinds.edge, kinds.converter, kinds.upload]) {
+    for (const kind of KINDS.map((name) => kinds[name])) {
       const result = await burst(url, kind, clients, BURST);
       failures += result.failures.length;
       nonJson += result.nonJson.length;
@@ -96,8 +119,12 @@ await withStack({ raiseLimits: true }, async (url) => {
       console.log(burstRow(String(round), kind.label, result));
       for (const answer of new Set(result.nonJson)) console.error(`  ${answer}`);
     }
-    idle.push(await idleMb(runtime));
+    memory.push(await idleMemory(processes));
   }
+  console.log(`\n${IDLE_HEADER}`);
+  for (const [round, m] of memory.entries())
+    console.log(idleRow(round === 0 ? "start" : `after round ${round}`, m));
+  const idle = memory.map((m) => m.runtimeMb);
   const growth = (idle.at(-1) ?? 0) - (idle[1] ?? 0);
   console.log(
     `\nIdle Worker runtime RSS: start ${idle[0]?.toFixed(0)} MB; after rounds 1–${ROUNDS}: ${idle

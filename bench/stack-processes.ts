@@ -42,14 +42,16 @@ export function descendants(): { pid: number; cmdline: string; comm: string }[] 
   });
 }
 
-/** The pids of the stack's Worker runtime, its entry proxy and the converter. */
-export function stackProcesses(): { runtime: number; proxy: number; converter: number } {
+/** The pids of the stack's Worker runtime, its entry proxy, wrangler's Node process and the converter. */
+export function stackProcesses(): { runtime: number; proxy: number; wrangler: number; converter: number } {
   const processes = descendants();
+  // bin/wrangler.js starts wrangler-dist/cli.js, the Node process that runs miniflare.
+  const wrangler = processes.find((p) => p.cmdline.includes("wrangler-dist/cli.js"));
   const runtime = processes.find((p) => p.comm === "workerd" && p.cmdline.includes("--inspector"));
   const proxy = processes.find((p) => p.comm === "workerd" && !p.cmdline.includes("--inspector"));
   const converter = processes.find((p) => p.cmdline.includes("container/src/main.ts"));
-  if (runtime === undefined || proxy === undefined || converter === undefined) {
-    throw new Error("workerd or converter process not found");
+  if (runtime === undefined || proxy === undefined || wrangler === undefined || converter === undefined) {
+    throw new Error("workerd, wrangler or converter process not found");
   }
-  return { runtime: runtime.pid, proxy: proxy.pid, converter: converter.pid };
+  return { runtime: runtime.pid, proxy: proxy.pid, wrangler: wrangler.pid, converter: converter.pid };
 }

@@ -26,7 +26,16 @@ import { API_PATHS, CSRF_HEADER, statusPath, TOOLS } from "../contract/index.ts"
 import { buildClient, freePort, ROOT, startStack } from "../scripts/stack.ts";
 import { paddedPdf } from "../tests/support/padded-pdf.ts";
 import { BenchClient, raisedLimitsConfig } from "./api-driver.ts";
-import { BURST_HEADER, burst, burstKinds, burstRow, idleMb } from "./bursts.ts";
+import {
+  BURST_HEADER,
+  burst,
+  burstKinds,
+  burstRow,
+  IDLE_HEADER,
+  type IdleMemory,
+  idleMemory,
+  idleRow,
+} from "./bursts.ts";
 import { MB, stackProcesses, statusField } from "./stack-processes.ts";
 
 const SIZES_MB = (process.env.BENCH_SIZES_MB ?? "1,50,95").split(",").map(Number);
@@ -135,7 +144,8 @@ const stack = await startStack({
 });
 try {
   // Both workerd processes are measured: the Worker's runtime and wrangler dev's entry proxy.
-  const { runtime, proxy, converter } = stackProcesses();
+  const processes = stackProcesses();
+  const { runtime, proxy, converter } = processes;
   const cell = (growth: number | undefined, goal: number | null) =>
     `${(growth ?? 0).toFixed(1)} MB${goal === null ? "" : (growth ?? 0) <= goal ? " ok" : " OVER"}`;
   const rows: string[][] = [];
@@ -181,13 +191,17 @@ try {
   if (BURSTS > 0) {
     const kinds = await burstKinds();
     const clients = Array.from({ length: 8 }, () => new BenchClient(stack.url));
-    const idle = [await idleMb(runtime)];
+    const memory: IdleMemory[] = [await idleMemory(processes)];
     console.log(`\n${BURST_HEADER}`);
     for (let round = 1; round <= BURSTS; round++) {
       for (const kind of [kinds.converter, kinds.edge])
         console.log(burstRow(String(round), kind.label, await burst(stack.url, kind, clients, 64)));
-      idle.push(await idleMb(runtime));
+      memory.push(await idleMemory(processes));
     }
+    console.log(`\n${IDLE_HEADER}`);
+    for (const [round, m] of memory.entries())
+      console.log(idleRow(round === 0 ? "before the bursts" : `after burst ${round}`, m));
+    const idle = memory.map((m) => m.runtimeMb);
     const growth = (idle.at(-1) ?? 0) - (idle[1] ?? 0);
     console.log(
       `\nIdle Worker runtime RSS: before the bursts ${idle[0]?.toFixed(0)} MB; after bursts 1–${BURSTS}: ${idle

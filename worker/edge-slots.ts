@@ -1,18 +1,22 @@
 /**
- * How many edge jobs one isolate runs at once. An edge conversion is synchronous from decode to
- * encode (engines/image/convert-image.ts), so every job whose input has arrived is a block of CPU
- * work waiting its turn on the isolate's one thread; a request that arrives behind them (the API's
- * health, a CSRF token, a status) waited for all of them: 9–11 s during 64 concurrent 1 MP PNG → JPG.
- * With the jobs taken a few at a time, the rest wait here without their inputs loaded, and a
- * request waits for at most the few that run; once a few are waiting, further ones go to the
- * converter (job-runner.ts), which converts the same images to the same bytes.
+ * How many edge jobs one isolate runs at once. An edge conversion's steps are synchronous (decode,
+ * encode: engines/image/convert-image.ts yields to other work only between them), so every job
+ * whose input has arrived is CPU work waiting its turn on the isolate's one thread, which under
+ * `wrangler dev` also serves every request, the Durable Objects and the local R2. A request that
+ * arrives behind them (the API's health, a CSRF token, a status) waits for them: 9–11 s during 64
+ * concurrent 1 MP PNG → JPG with no bound, 1.5–5.2 s with two jobs running and four waiting.
+ * Measured on the shared 2-core machine at load 36 (Node, the same codecs): one 1 MP PNG → JPG is
+ * 0.45 s of CPU but 2.4–3.8 s of wall time, of which 1.2–1.8 s in the PNG decode and 0.7–1.5 s in
+ * the JPEG encode, each one uninterrupted block. So one job runs at a time and none waits: a job
+ * that arrives while one runs goes to the converter (job-runner.ts), another process, which
+ * converts the same images to the same bytes; a request then waits for at most one step of one job.
  */
 
-/** Edge jobs one isolate runs at once; the others queue, first come first served. */
-export const EDGE_JOB_CONCURRENCY = 2;
+/** Edge jobs one isolate runs at once. */
+export const EDGE_JOB_CONCURRENCY = 1;
 
 /** Edge jobs that may wait for a slot; a job arriving when this many wait runs in the converter. */
-export const EDGE_JOB_QUEUE = 2 * EDGE_JOB_CONCURRENCY;
+export const EDGE_JOB_QUEUE = 0;
 
 /** A counting semaphore: `acquire` resolves when a slot is free, with the function that frees it. */
 export class Slots {
@@ -32,6 +36,11 @@ export class Slots {
   /** Jobs waiting for a slot. */
   get waiting(): number {
     return this.#waiting.length;
+  }
+
+  /** Whether a job asking now would hold a slot or wait in a queue of at most `queue`. */
+  admits(queue: number): boolean {
+    return this.#running < this.size || this.#waiting.length < queue;
   }
 
   async acquire(): Promise<() => void> {

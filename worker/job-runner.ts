@@ -151,7 +151,7 @@ async function edgeJob(
  */
 export async function runJob(task: TaskRecord, deps: JobDeps, progress: ProgressSink): Promise<JobResult> {
   const tool = task.tool;
-  if (isEdgeTool(tool) && withinEdgeBytes(tool, task.inputs) && edgeSlots.waiting < EDGE_JOB_QUEUE) {
+  if (isEdgeTool(tool) && withinEdgeBytes(tool, task.inputs) && edgeSlots.admits(EDGE_JOB_QUEUE)) {
     const result = await edgeJob({ ...task, tool }, deps, progress);
     if (result !== undefined) return result;
   }

@@ -6,8 +6,9 @@
  * adaptive filters at the best deflate level, libwebp) → a JPEG's quantisation tables in 8 bits when
  * that changes no pixel (jpeg-tables.ts) → structural check of a JPEG output.
  *
- * Everything from decode to encode is synchronous: concurrent jobs in one isolate never hold their
- * pixel buffers at the same time, so the isolate's peak is one job's peak.
+ * Each step is synchronous, and the conversion gives the thread back between steps (`nextTurn`), so
+ * a request that arrives during a conversion waits for one step, not the whole job; the Worker runs
+ * one edge job at a time (worker/edge-slots.ts), so pixel buffers of two jobs are never held at once.
  */
 import { AppError } from "../../contract/index.ts";
 import type { EngineOutput, ProgressReporter } from "../types.ts";
@@ -113,6 +114,14 @@ function encode(codecs: ImageCodecs, image: RgbaImage, plan: ConversionPlan, set
   }
 }
 
+/**
+ * Lets everything already waiting on the thread run (a request that arrived, an I/O callback)
+ * before the next step: a timer, unlike a resolved promise, comes after them.
+ */
+export function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
 export async function convertImage(
   bytes: Uint8Array,
   settings: ConvertImageSettings,
@@ -129,11 +138,14 @@ export async function convertImage(
   progress(10);
   let image = decode(codecs, bytes, plan);
   progress(40);
+  await nextTurn();
   if (!plan.alpha) flattenOntoWhite(image.data);
   image = applyOrientation(image, plan.info.orientation);
   progress(50);
+  await nextTurn();
   let output = encode(codecs, image, plan, settings);
   progress(90);
+  await nextTurn();
   if (settings.target === "jpeg") output = withEightBitTables(output);
   progress(95);
   if (settings.target === "jpeg") {

@@ -1,8 +1,9 @@
 /**
- * Edge jobs share their isolate's one thread with every request, so they run a few at a time
+ * Edge jobs share their isolate's one thread with every request, so they run one at a time
  * (worker/edge-slots.ts): a burst of edge conversions started together never has more than
- * `EDGE_JOB_CONCURRENCY` of them past loading their inputs at once, a few more wait for a slot, the
- * rest run in the converter, and each still succeeds.
+ * `EDGE_JOB_CONCURRENCY` of them past loading their inputs at once, the rest run in the converter,
+ * and each still succeeds. A conversion gives the thread back between its steps, so other work
+ * (a request, a timer) runs during it.
  */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
@@ -21,7 +22,7 @@ function pngTask(png: Uint8Array, name: string): Promise<TaskRecord> {
 
 describe("edge job slots", () => {
   it(`runs ${EDGE_JOB_CONCURRENCY} of 10 concurrent PNG → JPG jobs at once, queues ${EDGE_JOB_QUEUE} and sends the rest to the converter`, async () => {
-    expect([EDGE_JOB_CONCURRENCY, EDGE_JOB_QUEUE]).toEqual([2, 4]);
+    expect([EDGE_JOB_CONCURRENCY, EDGE_JOB_QUEUE]).toEqual([1, 0]);
     const png = await makePng(480, 360, (x, y) => [(x * 3) & 255, (y * 5) & 255, (x ^ y) & 255, 255]);
     const tasks = await Promise.all(Array.from({ length: 10 }, (_, i) => pngTask(png, `p${i}.png`)));
     const real = createConverterClient(env);
@@ -64,6 +65,35 @@ describe("edge job slots", () => {
         height: 360,
       });
     }
+  });
+
+  it("gives the thread back between the steps of a conversion", async () => {
+    const png = await makePng(1200, 900, (x, y) => [(x * 7) & 255, (y * 3) & 255, (x + y) & 255, 255]);
+    const task = await pngTask(png, "steps.png");
+    // A timer that re-arms itself: it only fires when the job lets the thread go.
+    let ticks = 0;
+    let ticking = true;
+    const tick = () => {
+      ticks++;
+      if (ticking) setTimeout(tick, 0);
+    };
+    setTimeout(tick, 0);
+    const seen: { percent: number; ticks: number }[] = [];
+    const result = await runJob(
+      task,
+      { files: env.FILES, converter: createConverterClient(env) },
+      (percent) => seen.push({ percent, ticks }),
+    );
+    ticking = false;
+    expect(result.outputs).toHaveLength(1);
+    // Engine progress 10 % (codecs ready, before the decode) and 90 % (encoded) as the job reports them.
+    const span = JOB_PROGRESS.converted - JOB_PROGRESS.converting;
+    const ready = seen.find((s) => s.percent >= JOB_PROGRESS.converting + Math.round(span / 10));
+    const encoded = seen.find((s) => s.percent >= JOB_PROGRESS.converting + Math.round((span * 9) / 10));
+    expect(ready).toBeDefined();
+    expect(encoded).toBeDefined();
+    // At least after the decode and before the encode, the timer ran.
+    expect((encoded?.ticks ?? 0) - (ready?.ticks ?? 0)).toBeGreaterThanOrEqual(2);
   });
 
   it("hands a freed slot to the first waiter; a second release frees nothing more", async () => {

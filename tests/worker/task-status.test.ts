@@ -8,7 +8,12 @@ import {
   TASK_ID_PATTERN,
   TOOLS,
 } from "../../contract/index.ts";
-import { healthStatus } from "../../worker/health-route.ts";
+import {
+  CONVERTER_STATUS_MAX_AGE_MS,
+  CONVERTER_STATUS_TTL_MS,
+  healthStatus,
+  recentHealthStatus,
+} from "../../worker/health-route.ts";
 import { isTaskId, newTaskId } from "../../worker/task-id.ts";
 import { ApiClient, errorOf, form } from "./api-client.ts";
 import { makePdf } from "./fixtures.ts";
@@ -110,8 +115,38 @@ describe("health", () => {
     expect(runners?.wedged).toBeLessThanOrEqual(runners?.replaced ?? 0);
   });
 
+  it("answers from the converter's last answer, refreshed in the background once it is a second old", async () => {
+    // A converter address of its own, so no other test's answer is reused.
+    const own = { ...env, CONVERTER_URL: `${env.CONVERTER_URL}/` };
+    const first = recentHealthStatus(own);
+    expect(first.refresh).toBeDefined();
+    expect((await first.answer).status).toBe(200);
+    const at = Date.now();
+    // Within the TTL: the last answer, no converter call.
+    const soon = recentHealthStatus(own, at + CONVERTER_STATUS_TTL_MS / 2);
+    expect(soon.refresh).toBeUndefined();
+    expect(await soon.answer).toEqual(await first.answer);
+    // Older than the TTL: still answered at once from the last answer, while one refresh starts.
+    const stale = recentHealthStatus(own, at + CONVERTER_STATUS_TTL_MS + 1);
+    expect(stale.refresh).toBeDefined();
+    expect(await stale.answer).toEqual(await first.answer);
+    expect(recentHealthStatus(own, at + CONVERTER_STATUS_TTL_MS + 2).refresh).toBeUndefined();
+    await stale.refresh;
+    // Too old to stand for the converter: the request waits for a fresh answer.
+    const old = recentHealthStatus(own, Date.now() + CONVERTER_STATUS_MAX_AGE_MS);
+    expect(old.refresh).toBeDefined();
+    expect(old.answer).not.toBe(stale.answer);
+    expect((await old.answer).status).toBe(200);
+    const response = await new ApiClient().fetch(HEALTH_PATH);
+    expect(response.headers.get("Server-Timing")).toMatch(/^converter;dur=\d+$/);
+    await response.arrayBuffer();
+  });
+
   it("answers 503 when the converter is down", async () => {
     const down = await healthStatus({ ...env, CONVERTER_URL: "http://127.0.0.1:1" });
     expect(down).toEqual({ status: 503, body: { ok: false, converter: { ok: false } } });
+    // A recent answer of another converter never stands for this one.
+    await recentHealthStatus(env).answer;
+    expect(await recentHealthStatus({ ...env, CONVERTER_URL: "http://127.0.0.1:1" }).answer).toEqual(down);
   });
 });
