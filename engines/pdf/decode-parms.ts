@@ -1,7 +1,7 @@
 import type * as mupdf from "mupdf";
 import type { EngineInput } from "../types.ts";
-import { isOutOfMemory, openPdfDocument } from "./open-pdf.ts";
-import { savePdf } from "./write-pdf.ts";
+import { isOutOfMemory } from "./open-pdf.ts";
+import { editedPdf } from "./write-pdf.ts";
 
 const DECODE_PARMS = Buffer.from("/DecodeParms", "latin1");
 /** PDF white space (ISO 32000-2, 7.2.3). */
@@ -38,27 +38,14 @@ export function hasDecodeParmsArray(bytes: Uint8Array): boolean {
 
 /** The document saved with its short DecodeParms arrays padded, or undefined when none was short. */
 function padDecodeParms(bytes: Uint8Array): Uint8Array | undefined {
-  let pdf: mupdf.PDFDocument;
-  try {
-    pdf = openPdfDocument(bytes, 0);
-  } catch {
-    return undefined; // openPdf names the damage when the tool opens it.
-  }
-  try {
-    if (pdf.needsPassword()) return undefined;
+  return editedPdf(bytes, (pdf) => {
     let padded = 0;
     const count = pdf.countObjects();
     for (let number = 1; number < count; number++) {
       if (padStream(pdf.newIndirect(number))) padded += 1;
     }
-    // No compression: the streams are written as they are, their filters untouched.
-    return padded === 0 ? undefined : savePdf(pdf, "");
-  } catch (error) {
-    if (isOutOfMemory(error)) throw error;
-    return undefined;
-  } finally {
-    pdf.destroy();
-  }
+    return padded > 0;
+  });
 }
 
 /** Pads one stream's DecodeParms array with nulls to its Filter array's length; true if it did. */

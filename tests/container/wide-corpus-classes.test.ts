@@ -17,7 +17,7 @@ import { jbig2PageSize, MAX_JBIG2_PIXELS } from "../../engines/pdf/decode-bombs.
 import { imagesToPdf } from "../../engines/pdf/images-to-pdf.ts";
 import { mergePdfs } from "../../engines/pdf/merge.ts";
 import { splitPdf } from "../../engines/pdf/split.ts";
-import { openPdf, pageText, pageTexts, pdfInput, save, textPdfDocument } from "./fixtures.ts";
+import { openPdf, pageText, pageTexts, pdfInput, save, textPdf, textPdfDocument } from "./fixtures.ts";
 
 const noProgress = () => {};
 
@@ -260,10 +260,76 @@ describe("a stream whose DecodeParms array is shorter than its Filter array", ()
     expect(middlePixel(merged.bytes)).toEqual(red);
     const split = await splitPdf(
       await preparedInputs("split-pdf", {}, [pdfInput("a.pdf", bytes)]),
-      { split_mode: "every-page" },
+      { split_mode: "every-page", pages_per_part: 1 },
       noProgress,
     );
     expect(middlePixel(split.bytes)).toEqual(red);
+  });
+});
+
+/**
+ * Two text pages whose tree also holds two /Pages nodes that are each other's only kid (a cycle; the
+ * root's Count says 3), the first page inheriting its resources from the root.
+ */
+function cyclicPageTreePdf(label: string): Uint8Array {
+  const doc = textPdfDocument(label, 2);
+  const tree = doc.getTrailer().get("Root", "Pages");
+  const first = tree.get("Kids").get(0);
+  tree.put("Resources", first.get("Resources"));
+  first.delete("Resources");
+  const a = doc.addObject({ Type: "Pages", Count: 1 });
+  const b = doc.addObject({ Type: "Pages", Count: 1, Kids: [a], Parent: a });
+  a.put("Kids", doc.newArray());
+  a.get("Kids").push(b);
+  a.put("Parent", tree);
+  tree.get("Kids").push(a);
+  tree.put("Count", 3);
+  return save(doc, "");
+}
+
+/** A one-page PDF whose catalog's /Pages is the page itself, not the tree above it. */
+function pageAsTreeRootPdf(label: string): Uint8Array {
+  const doc = textPdfDocument(label, 1);
+  const root = doc.getTrailer().get("Root");
+  root.put("Pages", root.get("Pages", "Kids").get(0));
+  return save(doc, "");
+}
+
+describe("a page tree MuPDF cannot walk", () => {
+  it("keeps the pages reached through a cycle, inherited resources included (it was PDF_DAMAGED)", async () => {
+    const bytes = cyclicPageTreePdf("Cycle");
+    expect(() => pageTexts(openPdf(bytes))).toThrow(/cycle/);
+    const [input] = await preparedInputs("split-pdf", {}, [pdfInput("a.pdf", bytes)]);
+    expect(pageTexts(openPdf(input?.bytes ?? new Uint8Array()))).toEqual([
+      pageText("Cycle", 0),
+      pageText("Cycle", 1),
+    ]);
+  });
+
+  it("reads the page a catalog names as its page tree (MuPDF read no pages)", async () => {
+    const bytes = pageAsTreeRootPdf("Root page");
+    expect(openPdf(bytes).countPages()).toBe(0);
+    const [input] = await preparedInputs("pdf-to-jpg", {}, [pdfInput("a.pdf", bytes)]);
+    expect(pageTexts(openPdf(input?.bytes ?? new Uint8Array()))).toEqual([pageText("Root page", 0)]);
+  });
+
+  it("compresses to no more than the upload, which comes back when the repair cannot be made smaller", async () => {
+    const doc = new mupdf.PDFDocument();
+    doc.insertPage(-1, doc.addPage([0, 0, 200, 200], 0, {}, ""));
+    const root = doc.getTrailer().get("Root");
+    root.put("Pages", root.get("Pages", "Kids").get(0));
+    const upload = save(doc, "compress,garbage=compact,objstms");
+    const inputs = await preparedInputs("compress-pdf", {}, [pdfInput("a.pdf", upload)]);
+    expect(inputs[0]?.bytes.length).toBeGreaterThan(upload.length);
+    const output = await compressPdf(inputs, { quality: "medium" }, noProgress);
+    expect(output.bytes.length).toBeLessThanOrEqual(upload.length);
+    expect(output.facts).toMatchObject({ original_size: upload.length, pages: 1 });
+  });
+
+  it("leaves a sound tree's file as it is", async () => {
+    const bytes = textPdf("Sound", 3);
+    const [input] = await preparedInputs("split-pdf", {}, [pdfInput("a.pdf", bytes)]);
+    expect(input?.bytes).toBe(bytes);
   });
 });
 
