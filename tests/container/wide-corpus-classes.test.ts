@@ -333,6 +333,17 @@ describe("a page tree MuPDF cannot walk", () => {
   });
 });
 
+describe("a page whose /Annots array holds a null", () => {
+  it("compresses (a TypeError in merging duplicate streams was answered PDF_DAMAGED)", async () => {
+    const doc = textPdfDocument("Null annotation", 1);
+    doc.loadPage(0).createAnnotation("Text").setContents("note");
+    doc.findPage(0).get("Annots").push(null);
+    const bytes = save(doc, "");
+    const output = await compressPdf([pdfInput("a.pdf", bytes)], { quality: "medium" }, noProgress);
+    expect(pageTexts(openPdf(output.bytes))).toEqual([pageText("Null annotation", 0)]);
+  });
+});
+
 describe("a JBIG2 decompression bomb", () => {
   it("reads the page size from the JBIG2 headers", () => {
     expect(jbig2PageSize(jbig2PageInformation(399, 400))).toEqual({ width: 399, height: 400 });
