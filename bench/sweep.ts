@@ -127,7 +127,14 @@ export interface PdfReference {
   readonly readable: boolean;
   /** pdfinfo asks for a password. */
   readonly encrypted: boolean;
+  /**
+   * The pages pdfinfo gives a size: its count less the pages it lists as 0 × 0, which it cannot
+   * read (the loop of a cyclic page tree, a page behind a decryption that fails); undefined when it
+   * reads none of them or cannot open the file.
+   */
   readonly pages: number | undefined;
+  /** pdfinfo opens the file and counts pages but gives none of them a size. */
+  readonly readsNoPage: boolean;
   /** pdftotext finds some text on the first pages. */
   readonly hasText: boolean;
   /** pdftotext reads the first pages at all (a decode bomb keeps it past its time limit). */
@@ -146,7 +153,10 @@ export async function pdfReference(file: string): Promise<PdfReference> {
   // pdfinfo asks for a password, or qpdf finds the empty one wrong (pdfinfo reads some handlers it
   // does not support as unencrypted garbage: "Unsupported version/revision").
   const encrypted = /password/i.test(info.stderr) || /invalid password/i.test(check.stderr);
-  const pages = Number(/^Pages:\s+(\d+)/m.exec(info.stdout)?.[1] ?? Number.NaN);
+  const counted = Number(/^Pages:\s+(\d+)/m.exec(info.stdout)?.[1] ?? Number.NaN);
+  const sized =
+    info.code === 0 && counted > 0 && counted <= MAX_SIZED_PAGES ? await sizedPages(file, counted) : counted;
+  const readsNoPage = counted > 0 && sized === 0;
   // Within a job's memory (1 GiB of address space): poppler says "Out of memory" on a stream that
   // decodes to more, as a JBIG2 page of 100,000 × 100,000 does.
   const text =
@@ -157,11 +167,23 @@ export async function pdfReference(file: string): Promise<PdfReference> {
     clean: check.code === 0 || check.code === 3,
     readable: info.code === 0,
     encrypted,
-    pages: Number.isFinite(pages) ? pages : undefined,
+    pages: Number.isFinite(sized) && !readsNoPage ? sized : undefined,
+    readsNoPage,
     hasText: (text?.stdout.trim().length ?? 0) > 0,
     outOfMemory: /out of memory/i.test(text?.stderr ?? ""),
     textReadable: text?.code === 0,
   };
+}
+
+/** Files of more pages have their count taken as pdfinfo gives it (listing each page is slow). */
+const MAX_SIZED_PAGES = 2000;
+
+/** How many of the first `count` pages pdfinfo lists with a size other than 0 × 0. */
+async function sizedPages(file: string, count: number): Promise<number> {
+  const list = await exec("pdfinfo", ["-f", "1", "-l", String(count), file]);
+  const sizes = [...list.stdout.matchAll(/^Page\s+\d+\s+size:\s+([\d.]+) x ([\d.]+)/gm)];
+  if (sizes.length === 0) return count;
+  return sizes.filter(([, width, height]) => Number(width) > 0 && Number(height) > 0).length;
 }
 
 async function qpdfProblem(bytes: Uint8Array, password?: string): Promise<string | null> {
@@ -448,6 +470,8 @@ function pdfJobs(file: string, reference: PdfReference): SweepJob[] {
       check: async (out) => {
         const input = bytes();
         if (out.length > input.length) return `output ${out.length} B larger than input ${input.length} B`;
+        // The upload back as it was (nothing smaller found): the user's own file, whatever it holds.
+        if (Buffer.compare(out, input) === 0) return null;
         return checkPdf(out, pages, reference.clean);
       },
     },
@@ -627,9 +651,12 @@ export function agreement(
   if (NEVER_NAMED.has(code)) return null;
   if (pdf) {
     if (code === "PDF_ENCRYPTED") return pdf.encrypted ? "pdfinfo asks for a password" : null;
-    if (code === "PDF_DAMAGED" || code === "UNSUPPORTED_FILE_TYPE")
+    if (code === "PDF_DAMAGED" || code === "UNSUPPORTED_FILE_TYPE") {
+      if (pdf.readsNoPage) return "pdfinfo reads none of its pages (each 0 × 0)";
       return !pdf.readable && !pdf.encrypted ? "pdfinfo cannot read it either" : null;
-    if (code === "PDF_NO_PAGES") return pdf.pages === 0 || !pdf.readable ? "pdfinfo finds no pages" : null;
+    }
+    if (code === "PDF_NO_PAGES")
+      return pdf.pages === 0 || !pdf.readable || pdf.readsNoPage ? "pdfinfo finds no pages" : null;
     if (code === "PDF_NO_TEXT") return !pdf.hasText ? "pdftotext finds no text" : null;
     if (code === "IMAGE_TOO_LARGE")
       return pdf.outOfMemory ? "pdftotext runs out of a job's memory on it too" : null;

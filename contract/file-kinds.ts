@@ -93,6 +93,28 @@ function isBmp(head: Uint8Array): boolean {
   return BMP_HEADER_SIZES.includes(dibSize);
 }
 
+/** PDF white space (ISO 32000-2, 7.2.3). */
+const PDF_WHITE_SPACE = new Set([0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]);
+
+/**
+ * A PDF without its `%PDF-` header (cut off, or never written), as poppler, qpdf and MuPDF still
+ * read: after white space and `%` comment lines, within the first 1024 bytes, the file starts with
+ * an indirect object (`1 0 obj`).
+ */
+function startsWithPdfObject(head: Uint8Array): boolean {
+  const end = Math.min(head.length, 1024);
+  let at = 0;
+  while (at < end) {
+    const byte = head[at] ?? 0;
+    if (PDF_WHITE_SPACE.has(byte)) at++;
+    else if (byte === 0x25) {
+      while (at < end && head[at] !== 0x0a && head[at] !== 0x0d) at++;
+    } else break;
+  }
+  const text = String.fromCharCode(...head.subarray(at, Math.min(end, at + 32)));
+  return /^\d{1,10}[\0\t\n\f\r ]+\d{1,5}[\0\t\n\f\r ]+obj[\0\t\n\f\r <[/(]/.test(text);
+}
+
 export function extensionOf(filename: string): string {
   const dot = filename.lastIndexOf(".");
   return dot < 0 ? "" : filename.slice(dot + 1).toLowerCase();
@@ -103,8 +125,9 @@ export function extensionOf(filename: string): string {
  * The file name is consulted only for Markdown, which has no signature.
  */
 export function sniffFileKind(head: Uint8Array, filename = ""): FileKind | null {
-  // PDF readers accept the header anywhere in the first 1024 bytes.
-  if (indexOfSequence(head, ascii("%PDF-"), 1024) >= 0) return "pdf";
+  // PDF readers accept the header anywhere in the first 1024 bytes, and a file without one that
+  // starts with an object.
+  if (indexOfSequence(head, ascii("%PDF-"), 1024) >= 0 || startsWithPdfObject(head)) return "pdf";
   if (startsWith(head, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return "png";
   if (startsWith(head, [0xff, 0xd8, 0xff])) return "jpeg";
   if (startsWith(head, ascii("RIFF")) && startsWith(head, ascii("WEBP"), 8)) return "webp";

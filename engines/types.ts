@@ -6,6 +6,12 @@ export interface EngineInput {
   readonly name: string;
   readonly kind: FileKind;
   readonly bytes: Uint8Array;
+  /**
+   * The bytes as uploaded when the converter's input preparation rewrote them without a password
+   * (a repair, a decryption with the empty password): what a tool that returns its input unchanged
+   * returns, so no output is larger than the upload.
+   */
+  readonly uploaded?: Uint8Array;
 }
 
 /** What every engine returns: the output bytes and facts measured on them (pages, pixels…). */

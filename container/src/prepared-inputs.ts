@@ -1,13 +1,17 @@
 import { type ContainerToolId, declarationOf, TOOLS } from "../../contract/index.ts";
 import { refuseDecodeBombs } from "../../engines/pdf/decode-bombs.ts";
+import { withFullDecodeParms } from "../../engines/pdf/decode-parms.ts";
 import { decryptOpenableInputs } from "../../engines/pdf/open-without-password.ts";
 import { checkPageLimit } from "../../engines/pdf/page-limit.ts";
+import { withReadablePageTree } from "../../engines/pdf/page-tree.ts";
 import { inputPasswords, unlockInputs } from "../../engines/pdf/unlock-inputs.ts";
 import type { EngineInput } from "../../engines/types.ts";
 
 /**
  * The inputs as the tool gets them: protected PDFs opened with the passwords the request gave,
- * those meant to open without one that MuPDF cannot decrypt passed through qpdf; then refused
+ * those meant to open without one that MuPDF cannot decrypt passed through qpdf, short DecodeParms
+ * arrays padded (engines/pdf/decode-parms.ts), a page tree MuPDF cannot walk (a cycle, a page as
+ * its root) flattened to the pages it reaches (engines/pdf/page-tree.ts); then refused
  * before the tool starts when they hold more pages than it takes or a JBIG2 stream declaring a
  * page too large to decode (from its header).
  */
@@ -17,7 +21,12 @@ export async function preparedInputs(
   read: readonly EngineInput[],
 ): Promise<EngineInput[]> {
   const passwords = inputPasswords(TOOLS[tool], options, read.length);
-  const inputs = unlockInputs(await decryptOpenableInputs(read, passwords), passwords);
+  const unlocked = unlockInputs(await decryptOpenableInputs(read, passwords), passwords);
+  const inputs = withReadablePageTree(withFullDecodeParms(unlocked)).map((input, index) => {
+    const upload = read[index];
+    const rewritten = upload !== undefined && input.bytes !== upload.bytes && passwords[index] === undefined;
+    return rewritten ? { ...input, uploaded: upload.bytes } : input;
+  });
   checkPageLimit(inputs, declarationOf(tool).input.maxPages);
   refuseDecodeBombs(inputs);
   return inputs;

@@ -59,6 +59,7 @@ export class Runner {
   readonly ready: Promise<void>;
   #stderr = "";
   #exited = false;
+  #trapped = false;
   #killed = false;
   #peakResettable = true;
   #nextId = 1;
@@ -101,9 +102,10 @@ export class Runner {
     });
   }
 
-  /** Running and not being killed (the exit event of a killed runner comes later). */
+  /** Running and not being killed (the exit event of a killed runner comes later), and its WASM
+   *  engines not left broken by a trap. */
   get alive(): boolean {
-    return !this.#exited && !this.#killed;
+    return !this.#exited && !this.#killed && !this.#trapped;
   }
 
   get pid(): number | undefined {
@@ -142,6 +144,10 @@ export class Runner {
       const finish = (result: TaskResult, engineMs = 0) => {
         if (settled) return;
         settled = true;
+        // A WebAssembly trap (MuPDF's "table index is out of bounds" while dropping issue19800.pdf)
+        // leaves the module's memory unusable: every later job of the runner failed to open its PDF.
+        // The pool replaces a runner that is no longer alive after its job.
+        if (!result.ok && result.detail?.startsWith("RuntimeError:")) this.#trapped = true;
         clearTimeout(timer);
         clearInterval(sampler);
         clearInterval(heartbeat);

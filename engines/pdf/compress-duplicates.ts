@@ -69,7 +69,10 @@ function editableStreams(pdf: mupdf.PDFDocument): Set<number> {
     const annotations = page.get("Annots");
     if (!annotations.isArray()) continue;
     for (let i = 0; i < annotations.length; i++) {
-      const appearances = annotations.get(i).get("AP");
+      // An entry may be null or no dictionary (MuPDF.js throws a TypeError on get() of a null).
+      const annotation = annotations.get(i);
+      if (!annotation.isDictionary()) continue;
+      const appearances = annotation.get("AP");
       if (!appearances.isDictionary()) continue;
       // Each of N, D, R is a stream, or a dictionary of streams by state (checkboxes, radio buttons).
       appearances.forEach((appearance) => {

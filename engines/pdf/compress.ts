@@ -31,7 +31,7 @@ const IMAGES_DONE = 85;
  * Compresses one PDF: fonts subset, images resampled and re-encoded as the level says (see
  * compress-levels.ts), then a lossless re-save. Everything else (text, form fields and XFA,
  * links, bookmarks, structure tags, attachments) is kept as it is. When the result is not smaller
- * than the input, the input comes back unchanged with `already_optimized: true`.
+ * than the input (as uploaded), the upload comes back unchanged with `already_optimized: true`.
  */
 export const compressPdf: EngineHandler<{ quality: CompressionLevelName }> = async (
   inputs,
@@ -56,12 +56,14 @@ export const compressPdf: EngineHandler<{ quality: CompressionLevelName }> = asy
     redeflateStreams(pdf);
     const saved = savePdf(pdf, SAVE_OPTIONS);
     progress(100);
-    const smaller = saved.length < input.bytes.length;
-    const bytes = smaller ? saved : input.bytes;
+    // Against the upload, when preparation rewrote it (a repair can grow a file): never larger.
+    const original = input.uploaded ?? input.bytes;
+    const smaller = saved.length < original.length;
+    const bytes = smaller ? saved : original;
     const facts: JobFacts = {
       pages,
       quality: options.quality,
-      original_size: input.bytes.length,
+      original_size: original.length,
       new_size: bytes.length,
       images_recompressed: smaller ? images.recompressed : 0,
       images_downsampled: smaller ? images.downsampled : 0,

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import type * as mupdf from "mupdf";
 import type { EngineInput } from "../types.ts";
 import { openPdfDocument } from "./open-pdf.ts";
+import { paddedRc4Key } from "./padded-rc4-key.ts";
 import { savePdf } from "./write-pdf.ts";
 
 /** qpdf exits 0 when clean and 3 with warnings only; either way the output is written. */
@@ -34,8 +35,13 @@ export async function decryptOpenableInputs(
         const decrypted = withoutEncryptedAttachments(input.bytes) ?? (await qpdf(input.bytes, DECRYPT));
         return decrypted !== undefined && !isLocked(decrypted) ? { ...input, bytes: decrypted } : input;
       }
-      // MuPDF's repair found no pages: qpdf's reconstruction sometimes does (fuzzed files whose
-      // cross-reference and page tree MuPDF gives up on; pdfinfo reads them too).
+      // MuPDF finds no pages: an Acrobat RC4 file whose object keys come from the padded key
+      // (engines/pdf/padded-rc4-key.ts) is decrypted by qpdf with that key; otherwise qpdf's
+      // reconstruction sometimes finds them (fuzzed files whose cross-reference and page tree
+      // MuPDF gives up on; pdfinfo reads them too).
+      const key = askMuPdf(input.bytes, paddedRc4Key, undefined);
+      const decrypted = key === undefined ? undefined : await qpdf(input.bytes, hexKeyDecrypt(key));
+      if (decrypted !== undefined && !readsNoPages(decrypted)) return { ...input, bytes: decrypted };
       const rewritten = await qpdf(input.bytes, []);
       return rewritten !== undefined && !readsNoPages(rewritten) ? { ...input, bytes: rewritten } : input;
     }),
@@ -44,26 +50,26 @@ export async function decryptOpenableInputs(
 
 /** Whether MuPDF opens the bytes as an unlocked PDF in which it finds no pages. */
 function readsNoPages(bytes: Uint8Array): boolean {
-  return askMuPdf(bytes, (pdf) => !pdf.needsPassword() && pdf.countPages() === 0);
+  return askMuPdf(bytes, (pdf) => !pdf.needsPassword() && pdf.countPages() === 0, false);
 }
 
 /** Whether MuPDF opens the bytes as a PDF that still needs a password (after the empty one). */
 function isLocked(bytes: Uint8Array): boolean {
-  return askMuPdf(bytes, (pdf) => pdf.needsPassword());
+  return askMuPdf(bytes, (pdf) => pdf.needsPassword(), false);
 }
 
-/** `question` of the document MuPDF opens from the bytes; false when it cannot open or answer. */
-function askMuPdf(bytes: Uint8Array, question: (pdf: mupdf.PDFDocument) => boolean): boolean {
+/** `question` of the document MuPDF opens from the bytes; `otherwise` when it cannot open or answer. */
+function askMuPdf<T>(bytes: Uint8Array, question: (pdf: mupdf.PDFDocument) => T, otherwise: T): T {
   let pdf: mupdf.PDFDocument;
   try {
     pdf = openPdfDocument(bytes, 0);
   } catch {
-    return false;
+    return otherwise;
   }
   try {
     return question(pdf);
   } catch {
-    return false;
+    return otherwise;
   } finally {
     pdf.destroy();
   }
@@ -96,6 +102,8 @@ function withoutEncryptedAttachments(bytes: Uint8Array): Uint8Array | undefined 
 
 /** qpdf's arguments for a decrypted copy with the empty password. */
 const DECRYPT = ["--decrypt", "--password="];
+/** qpdf's arguments for a decrypted copy with the file key given (hexadecimal), no password. */
+const hexKeyDecrypt = (key: string) => ["--decrypt", "--password-is-hex-key", `--password=${key}`];
 
 /** qpdf's copy of the bytes written with `args`, or undefined when it writes none. */
 async function qpdf(bytes: Uint8Array, args: readonly string[]): Promise<Uint8Array | undefined> {

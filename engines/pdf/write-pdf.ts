@@ -1,7 +1,7 @@
 import { deflateSync } from "node:zlib";
 import type * as mupdf from "mupdf";
 import { AppError } from "../../contract/index.ts";
-import { isOutOfMemory } from "./open-pdf.ts";
+import { isOutOfMemory, openPdfDocument } from "./open-pdf.ts";
 
 /**
  * The document saved with MuPDF's `options`, copied out of WASM memory. A save that does not choose
@@ -75,4 +75,29 @@ export function asPdfJobError(error: unknown, job: string, context: Record<strin
 /** Errors raised by JavaScript code rather than reported by MuPDF about the file. */
 export function isProgramError(error: unknown): boolean {
   return error instanceof TypeError || error instanceof RangeError || error instanceof ReferenceError;
+}
+
+/**
+ * The unlocked PDF in `bytes` changed by `edit` and saved without compression (objects written as
+ * they are, only the edited ones differ): the converter's repairs of inputs. Undefined when it does
+ * not open, is locked, or `edit` changes nothing (returns false) or fails.
+ */
+export function editedPdf(
+  bytes: Uint8Array,
+  edit: (pdf: mupdf.PDFDocument) => boolean,
+): Uint8Array | undefined {
+  let pdf: mupdf.PDFDocument;
+  try {
+    pdf = openPdfDocument(bytes, 0);
+  } catch {
+    return undefined; // openPdf names the damage when the tool opens it.
+  }
+  try {
+    return !pdf.needsPassword() && edit(pdf) ? savePdf(pdf, "") : undefined;
+  } catch (error) {
+    if (isOutOfMemory(error)) throw error;
+    return undefined;
+  } finally {
+    pdf.destroy();
+  }
 }

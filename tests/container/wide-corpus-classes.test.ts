@@ -4,15 +4,20 @@
  * pages), and a PDF whose JBIG2 stream declares a 100,000 × 100,000 page (a job ran out of memory
  * decoding it). The named files themselves run when the wide corpus is beside the clone.
  */
+import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import * as mupdf from "mupdf";
+import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { WIDE_CORPUS } from "../../bench/sweep.ts";
 import { preparedInputs } from "../../container/src/prepared-inputs.ts";
 import { compressPdf } from "../../engines/pdf/compress.ts";
 import { jbig2PageSize, MAX_JBIG2_PIXELS } from "../../engines/pdf/decode-bombs.ts";
 import { imagesToPdf } from "../../engines/pdf/images-to-pdf.ts";
-import { openPdf, pageText, pageTexts, pdfInput, save, textPdfDocument } from "./fixtures.ts";
+import { mergePdfs } from "../../engines/pdf/merge.ts";
+import { splitPdf } from "../../engines/pdf/split.ts";
+import { openPdf, pageText, pageTexts, pdfInput, save, textPdf, textPdfDocument } from "./fixtures.ts";
 
 const noProgress = () => {};
 
@@ -80,17 +85,123 @@ function attachmentsOnlyEncryptedPdf(label: string): Uint8Array {
   encrypt.get("CF", "StdCF").put("AuthEvent", locked.newName("EFOpen"));
   const plainDoc = textPdfDocument(label, 2);
   const plain = new TextDecoder("latin1").decode(save(plainDoc, ""));
+  return withEncryptUpdate(plain, plainDoc, String(encrypt), String(locked.getTrailer().get("ID")));
+}
+
+/**
+ * `plain` (the uncompressed save of `plainDoc`) with an incremental update adding `encrypt` as its
+ * encryption dictionary and `id` as its file identifier, as encrypted files are written.
+ */
+function withEncryptUpdate(plain: string, plainDoc: mupdf.PDFDocument, encrypt: string, id: string) {
   const number = plainDoc.countObjects();
   const root = plainDoc.getTrailer().get("Root").asIndirect();
   const previous = /startxref\s+(\d+)\s+%%EOF\s*$/.exec(plain)?.[1];
-  const object = `${number} 0 obj\n${String(encrypt)}\nendobj\n`;
+  const object = `${number} 0 obj\n${encrypt}\nendobj\n`;
   const xref = plain.length + object.length;
   const update =
     `${object}xref\n${number} 1\n${String(plain.length).padStart(10, "0")} 00000 n \ntrailer\n` +
-    `<< /Size ${number + 1} /Root ${root} 0 R /Prev ${previous} /Encrypt ${number} 0 R /ID ${String(locked.getTrailer().get("ID"))} >>\n` +
+    `<< /Size ${number + 1} /Root ${root} 0 R /Prev ${previous} /Encrypt ${number} 0 R /ID ${id} >>\n` +
     `startxref\n${xref}\n%%EOF\n`;
   return Uint8Array.from(plain + update, (c) => c.charCodeAt(0));
 }
+
+/** RC4 (the cipher of PDF's V2 crypt filter), to encrypt a fixture as Acrobat does. */
+function rc4(key: Uint8Array, data: Uint8Array): Uint8Array {
+  const state = Array.from({ length: 256 }, (_, i) => i);
+  for (let i = 0, j = 0; i < 256; i++) {
+    j = (j + (state[i] ?? 0) + (key[i % key.length] ?? 0)) & 255;
+    [state[i], state[j]] = [state[j] ?? 0, state[i] ?? 0];
+  }
+  const out = new Uint8Array(data.length);
+  for (let n = 0, i = 0, j = 0; n < data.length; n++) {
+    i = (i + 1) & 255;
+    j = (j + (state[i] ?? 0)) & 255;
+    [state[i], state[j]] = [state[j] ?? 0, state[i] ?? 0];
+    out[n] = (data[n] ?? 0) ^ (state[((state[i] ?? 0) + (state[j] ?? 0)) & 255] ?? 0);
+  }
+  return out;
+}
+
+const md5 = (...parts: Uint8Array[]) => {
+  const hash = createHash("md5");
+  for (const part of parts) hash.update(part);
+  return new Uint8Array(hash.digest());
+};
+
+/** Algorithm 3's and 5's nineteen more RC4 passes, each with the key XORed with the pass number. */
+function rc4Passes(key: Uint8Array, data: Uint8Array): Uint8Array {
+  let out = rc4(key, data);
+  for (let pass = 1; pass <= 19; pass++)
+    out = rc4(
+      key.map((byte) => byte ^ pass),
+      out,
+    );
+  return out;
+}
+
+/**
+ * A PDF encrypted as Acrobat writes a V4 RC4 file with a short key (`keyBits` < 128) and the empty
+ * user password: O, U and the file key by the standard's algorithms with the short key (metadata
+ * unencrypted), each stream encrypted with an object key derived from the file key padded with
+ * zero bytes to 16.
+ */
+function acrobatShortRc4Pdf(label: string, keyBits: number): Uint8Array {
+  const bytes = keyBits / 8;
+  const padding = Buffer.from("28bf4e5e4e758a4164004e56fffa01082e2e00b6d0683e802f0ca9fe6453697a", "hex");
+  const id = Uint8Array.from({ length: 16 }, (_, i) => (i * 37 + 11) & 255);
+  const stretch = (seed: Uint8Array) => {
+    let key = seed;
+    for (let round = 0; round < 50; round++) key = md5(key.subarray(0, bytes));
+    return key.subarray(0, bytes);
+  };
+  const owner = rc4Passes(stretch(md5(Buffer.from("owner".padEnd(32, "\0")))), padding);
+  const permissions = -3392;
+  const p = Buffer.alloc(4);
+  p.writeInt32LE(permissions);
+  const key = stretch(md5(padding, owner, p, id, Uint8Array.of(255, 255, 255, 255)));
+  const user = new Uint8Array(32);
+  user.set(rc4Passes(key, md5(padding, id)));
+  const padded = new Uint8Array(16);
+  padded.set(key);
+  const plainDoc = textPdfDocument(label, 2);
+  // The page tree in an object stream, as Acrobat writes it (so its encryption hides the pages).
+  const plain = new TextDecoder("latin1").decode(save(plainDoc, "objstms"));
+  const encrypted = plain.replace(
+    /(\d+) (\d+) obj((?:(?!endobj)[\s\S])*?stream\r?\n)([\s\S]*?)(\r?\nendstream)/g,
+    (whole: string, number: string, generation: string, head: string, data: string, tail: string) => {
+      if (/\/Type\s*\/XRef/.test(head)) return whole; // cross-reference streams are never encrypted
+      const objectId = Uint8Array.of(
+        ...[0, 8, 16].map((shift) => (Number(number) >> shift) & 255),
+        Number(generation),
+        0,
+      );
+      const cipher = rc4(
+        md5(padded, objectId),
+        Uint8Array.from(data, (c) => c.charCodeAt(0)),
+      );
+      return `${number} ${generation} obj${head}${String.fromCharCode(...cipher)}${tail}`;
+    },
+  );
+  const hex = (value: Uint8Array) => `<${Buffer.from(value).toString("hex")}>`;
+  const encrypt =
+    `<< /Filter /Standard /V 4 /R 4 /Length ${keyBits} /CF << /StdCF << /AuthEvent /DocOpen /CFM /V2 ` +
+    `/Length ${bytes} >> >> /StmF /StdCF /StrF /StdCF /EncryptMetadata false /O ${hex(owner)} ` +
+    `/U ${hex(user)} /P ${permissions} >>`;
+  return withEncryptUpdate(encrypted, plainDoc, encrypt, `[${hex(id)} ${hex(id)}]`);
+}
+
+describe("an Acrobat RC4 PDF whose short key is padded to 128 bits for its objects", () => {
+  it("opens with its pages and text (MuPDF read no pages: PDF_DAMAGED)", async () => {
+    for (const bits of [40, 48]) {
+      const bytes = acrobatShortRc4Pdf(`RC4 ${bits}`, bits);
+      const before = openPdf(bytes);
+      expect([bits, before.needsPassword(), before.countPages()]).toEqual([bits, false, 0]);
+      const [input] = await preparedInputs("split-pdf", {}, [pdfInput("a.pdf", bytes)]);
+      const doc = openPdf(input?.bytes ?? new Uint8Array());
+      expect(pageTexts(doc)).toEqual([pageText(`RC4 ${bits}`, 0), pageText(`RC4 ${bits}`, 1)]);
+    }
+  });
+});
 
 describe("a PDF whose encryption covers only its attachments", () => {
   it("opens without a password, its pages and text as they are (it was PDF_ENCRYPTED)", async () => {
@@ -100,6 +211,136 @@ describe("a PDF whose encryption covers only its attachments", () => {
     const doc = openPdf(input?.bytes ?? new Uint8Array());
     expect(doc.needsPassword()).toBe(false);
     expect(pageTexts(doc)).toEqual([pageText("Attachments only", 0), pageText("Attachments only", 1)]);
+  });
+});
+
+/**
+ * A one-page PDF drawing a red JPEG stored as hexadecimal text (`[/ASCIIHexDecode /DCTDecode]`)
+ * whose DecodeParms array is empty, shorter than its filter chain.
+ */
+async function shortDecodeParmsPdf(): Promise<Uint8Array> {
+  const jpeg = await sharp({ create: { width: 40, height: 20, channels: 3, background: "#ff0000" } })
+    .jpeg()
+    .toBuffer();
+  const doc = new mupdf.PDFDocument();
+  const image = doc.addRawStream(new TextEncoder().encode(`${jpeg.toString("hex")}>`), {
+    Type: "XObject",
+    Subtype: "Image",
+    Width: 40,
+    Height: 20,
+    ColorSpace: "DeviceRGB",
+    BitsPerComponent: 8,
+    Filter: ["ASCIIHexDecode", "DCTDecode"],
+    DecodeParms: [],
+  });
+  const resources = doc.addObject({ XObject: { Im1: image } });
+  doc.insertPage(-1, doc.addPage([0, 0, 200, 100], 0, resources, "q 200 0 0 100 0 0 cm /Im1 Do Q"));
+  return save(doc, "");
+}
+
+/** The RGB of the middle pixel of page 1 rendered at 72 ppi. */
+function middlePixel(bytes: Uint8Array): number[] {
+  const page = openPdf(bytes).loadPage(0);
+  const pixmap = page.toPixmap(mupdf.Matrix.identity, mupdf.ColorSpace.DeviceRGB);
+  const at = (Math.floor(pixmap.getHeight() / 2) * pixmap.getWidth() + Math.floor(pixmap.getWidth() / 2)) * 3;
+  return [...pixmap.getPixels().subarray(at, at + 3)];
+}
+
+describe("a stream whose DecodeParms array is shorter than its Filter array", () => {
+  it("merges and splits with its image intact (it was PDF_DAMAGED: index out of bounds)", async () => {
+    const bytes = await shortDecodeParmsPdf();
+    const red = middlePixel(bytes);
+    expect(red[0]).toBeGreaterThan(200);
+    const merged = await mergePdfs(
+      await preparedInputs("merge-pdf", {}, [pdfInput("a.pdf", bytes), pdfInput("b.pdf", bytes)]),
+      {},
+      noProgress,
+    );
+    expect(openPdf(merged.bytes).countPages()).toBe(2);
+    expect(middlePixel(merged.bytes)).toEqual(red);
+    const split = await splitPdf(
+      await preparedInputs("split-pdf", {}, [pdfInput("a.pdf", bytes)]),
+      { split_mode: "every-page", pages_per_part: 1 },
+      noProgress,
+    );
+    expect(middlePixel(split.bytes)).toEqual(red);
+  });
+});
+
+/**
+ * Two text pages whose tree also holds two /Pages nodes that are each other's only kid (a cycle; the
+ * root's Count says 3), the first page inheriting its resources from the root.
+ */
+function cyclicPageTreePdf(label: string): Uint8Array {
+  const doc = textPdfDocument(label, 2);
+  const tree = doc.getTrailer().get("Root", "Pages");
+  const first = tree.get("Kids").get(0);
+  tree.put("Resources", first.get("Resources"));
+  first.delete("Resources");
+  const a = doc.addObject({ Type: "Pages", Count: 1 });
+  const b = doc.addObject({ Type: "Pages", Count: 1, Kids: [a], Parent: a });
+  a.put("Kids", doc.newArray());
+  a.get("Kids").push(b);
+  a.put("Parent", tree);
+  tree.get("Kids").push(a);
+  tree.put("Count", 3);
+  return save(doc, "");
+}
+
+/** A one-page PDF whose catalog's /Pages is the page itself, not the tree above it. */
+function pageAsTreeRootPdf(label: string): Uint8Array {
+  const doc = textPdfDocument(label, 1);
+  const root = doc.getTrailer().get("Root");
+  root.put("Pages", root.get("Pages", "Kids").get(0));
+  return save(doc, "");
+}
+
+describe("a page tree MuPDF cannot walk", () => {
+  it("keeps the pages reached through a cycle, inherited resources included (it was PDF_DAMAGED)", async () => {
+    const bytes = cyclicPageTreePdf("Cycle");
+    expect(() => pageTexts(openPdf(bytes))).toThrow(/cycle/);
+    const [input] = await preparedInputs("split-pdf", {}, [pdfInput("a.pdf", bytes)]);
+    expect(pageTexts(openPdf(input?.bytes ?? new Uint8Array()))).toEqual([
+      pageText("Cycle", 0),
+      pageText("Cycle", 1),
+    ]);
+  });
+
+  it("reads the page a catalog names as its page tree (MuPDF read no pages)", async () => {
+    const bytes = pageAsTreeRootPdf("Root page");
+    expect(openPdf(bytes).countPages()).toBe(0);
+    const [input] = await preparedInputs("pdf-to-jpg", {}, [pdfInput("a.pdf", bytes)]);
+    expect(pageTexts(openPdf(input?.bytes ?? new Uint8Array()))).toEqual([pageText("Root page", 0)]);
+  });
+
+  it("compresses to no more than the upload, which comes back when the repair cannot be made smaller", async () => {
+    const doc = new mupdf.PDFDocument();
+    doc.insertPage(-1, doc.addPage([0, 0, 200, 200], 0, {}, ""));
+    const root = doc.getTrailer().get("Root");
+    root.put("Pages", root.get("Pages", "Kids").get(0));
+    const upload = save(doc, "compress,garbage=compact,objstms");
+    const inputs = await preparedInputs("compress-pdf", {}, [pdfInput("a.pdf", upload)]);
+    expect(inputs[0]?.bytes.length).toBeGreaterThan(upload.length);
+    const output = await compressPdf(inputs, { quality: "medium" }, noProgress);
+    expect(output.bytes.length).toBeLessThanOrEqual(upload.length);
+    expect(output.facts).toMatchObject({ original_size: upload.length, pages: 1 });
+  });
+
+  it("leaves a sound tree's file as it is", async () => {
+    const bytes = textPdf("Sound", 3);
+    const [input] = await preparedInputs("split-pdf", {}, [pdfInput("a.pdf", bytes)]);
+    expect(input?.bytes).toBe(bytes);
+  });
+});
+
+describe("a page whose /Annots array holds a null", () => {
+  it("compresses (a TypeError in merging duplicate streams was answered PDF_DAMAGED)", async () => {
+    const doc = textPdfDocument("Null annotation", 1);
+    doc.loadPage(0).createAnnotation("Text").setContents("note");
+    doc.findPage(0).get("Annots").push(null);
+    const bytes = save(doc, "");
+    const output = await compressPdf([pdfInput("a.pdf", bytes)], { quality: "medium" }, noProgress);
+    expect(pageTexts(openPdf(output.bytes))).toEqual([pageText("Null annotation", 0)]);
   });
 });
 

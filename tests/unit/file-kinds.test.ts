@@ -97,3 +97,21 @@ describe("Markdown in Indic scripts by content", () => {
     ).toBeNull();
   });
 });
+
+describe("a PDF without its %PDF- header", () => {
+  const latin1 = (text: string) => Uint8Array.from(text, (c) => c.charCodeAt(0));
+  const body =
+    "1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [] /Count 0 >>\nendobj\n";
+
+  it("is a PDF when it starts with an object, after white space and comment lines", () => {
+    expect(sniffFileKind(latin1(`%\xe2\xe3\xcf\xd3\n${body}`))).toBe("pdf");
+    expect(sniffFileKind(latin1(`\r\n  ${body}`))).toBe("pdf");
+    expect(sniffFileKind(latin1("12 0 obj<</Type/Catalog>>endobj"))).toBe("pdf");
+  });
+
+  it("is not a PDF when no object starts it", () => {
+    expect(sniffFileKind(latin1("1 0 objects are listed below\n"), "notes.md")).toBe("markdown");
+    expect(sniffFileKind(latin1(`% a comment\nplain text\n${body}`))).toBeNull();
+    expect(sniffFileKind(latin1(`${" ".repeat(1030)}${body}`))).toBeNull();
+  });
+});
