@@ -50,7 +50,7 @@ export function paddedRc4Key(pdf: mupdf.PDFDocument): string | undefined {
   let key = hash.digest();
   for (let round = 0; round < 50; round++) key = createHash("md5").update(key.subarray(0, bytes)).digest();
   const padded = Buffer.alloc(FULL_KEY_BYTES);
-  key.copy(padded, 0, 0, bytes);
+  padded.set(key.subarray(0, bytes));
   return padded.toString("hex");
 }
 
