@@ -91,6 +91,9 @@ const chrome = await launcher.launch({
   chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run"],
 });
 
+/** Runs of one page Lighthouse may fail to record before the benchmark gives up. */
+const MAX_FAILED_RUNS = 3;
+
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
@@ -104,6 +107,7 @@ try {
   for (const page of PAGES) {
     const scores: number[] = [];
     const values = new Map<string, number[]>(METRICS.map(([id]) => [id, []]));
+    let failures = 0;
     for (let run = 0; run < RUNS; run++) {
       const result = await lighthouse(`${stack.url}${page.path}`, {
         port: chrome.port,
@@ -113,6 +117,13 @@ try {
       });
       if (!result) throw new Error(`Lighthouse returned nothing for ${page.path}`);
       const failure = result.lhr.runtimeError?.message;
+      // A trace Lighthouse itself failed to record (NO_NAVSTART and the like) is run again, up to
+      // MAX_FAILED_RUNS times a page; the failure is printed so the retry is visible.
+      if (failure && ++failures <= MAX_FAILED_RUNS) {
+        console.error(`Lighthouse run on ${page.path} failed (${failure}); running it again`);
+        run--;
+        continue;
+      }
       if (failure) throw new Error(`Lighthouse failed on ${page.path}: ${failure}`);
       scores.push(Math.round((result.lhr.categories.performance.score ?? 0) * 100));
       const summary = result.lhr.audits.metrics?.details?.items?.[0];
