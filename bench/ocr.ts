@@ -12,15 +12,14 @@
  *
  * `-- --engine`: the engine alone instead of the API. `-- --url URL`: the API of a stack already
  * running. `-- --trace`: each API run's timeline as the client sees it. `-- --pages N`: one scan of
- * N pages through the API, its seconds against the job time limit. */
+ * N pages through the API, its seconds against its job time limit (which grows with the pages). */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import * as mupdf from "mupdf";
 import sharp from "sharp";
-import { DEFAULT_JOB_TIMEOUT_MS } from "../container/src/limits.ts";
-import type { LanguageCode } from "../contract/index.ts";
+import { declarationOf, jobTimeLimitMs, type LanguageCode } from "../contract/index.ts";
 import { TESSERACT_MODELS } from "../engines/ocr/tesseract.ts";
 import { scanImage, scanPdf } from "../tests/support/scan-pages.ts";
 import { popplerText } from "../tests/support/script-text.ts";
@@ -324,7 +323,7 @@ async function longScan(url: string, pages: number): Promise<void> {
   console.log(
     `${pages}-page scan (${(pdf.length / 1e6).toFixed(1)} MB, en) through the API: ${seconds.toFixed(1)} s ` +
       `(${(seconds / pages).toFixed(2)} s/page), ${cpu === undefined ? "–" : cpu.toFixed(1)} CPU s of the stack; ` +
-      `job limit ${DEFAULT_JOB_TIMEOUT_MS / 1000} s; ${outcome}; load (1 min) ${load.toFixed(1)}–${(loadavg()[0] ?? 0).toFixed(1)}`,
+      `job limit ${jobTimeLimitMs(declarationOf("ocr"), pages) / 1000} s at the default base; ${outcome}; load (1 min) ${load.toFixed(1)}–${(loadavg()[0] ?? 0).toFixed(1)}`,
   );
 }
 

@@ -4,6 +4,7 @@ export * from "./converter.ts";
 export * from "./endpoints.ts";
 export * from "./errors.ts";
 export * from "./file-kinds.ts";
+export * from "./job-time.ts";
 export * from "./languages.ts";
 export * from "./page-ranges.ts";
 export * from "./retention.ts";

@@ -121,6 +121,12 @@ export interface ToolDeclaration {
   };
   readonly engine: ToolEngine;
   readonly endpoint: ToolEndpoint;
+  /**
+   * A converter job's time limit grows with its pages when its work does (OCR: one Tesseract pass
+   * per page): `perPageMs` per page of its inputs, at the default base limit, when that comes to more
+   * than the base (job-time.ts). Without it, every job of the tool has the base limit.
+   */
+  readonly jobTime?: { readonly perPageMs: number };
 }
 
 /** Declares a tool, keeping its literal types (ids, kinds, option shapes) for the registry. */

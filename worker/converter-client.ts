@@ -8,6 +8,8 @@ import {
   CONVERTER_PASSWORD_HEADER,
   CONVERTER_SECRET_HEADER,
   CONVERTER_STREAM_TYPE,
+  DEFAULT_JOB_TIMEOUT_MS,
+  declarationOf,
   errorEnvelopeSchema,
   FILE_KINDS,
   type FileKind,
@@ -19,6 +21,7 @@ import {
   type JobFacts,
   type JobStreamFile,
   jobStreamLength,
+  maxJobTimeLimitMs,
   outputFrameSchema,
   StalledStreamError,
   type ToolId,
@@ -148,6 +151,8 @@ async function readJobStream(
  * instead of staying in PROGRESS until retention deletes it):
  * - `jobMs`, a whole job: the converter's own per-job limit (JOB_TIMEOUT_MS, 120 s by default,
  *   after which it answers JOB_TIMEOUT itself) plus 60 s to wait for a runner and move the bytes;
+ *   a tool whose limit grows with its pages (OCR, contract/job-time.ts) gets the growth of its
+ *   largest job on top (jobDeadlineMs), since the Worker does not count the pages;
  * - `silentMs`, silence during a job: the converter sends a frame at least every
  *   CONVERTER_HEARTBEAT_MS (5 s) once it has read the inputs, so 20 s without a byte is a stopped
  *   or cut-off converter, not a busy one. Until the answer starts, the inputs' upload time at
@@ -164,6 +169,14 @@ export type ConverterDeadlines = {
   readonly silentMs: number;
   readonly inspectMs: number;
 };
+
+/**
+ * The deadline of a job of `tool`: `jobMs`, plus what the converter's limit of the tool's largest
+ * job (its maxPages) adds to the default base limit.
+ */
+export function jobDeadlineMs(tool: ToolId, jobMs: number): number {
+  return jobMs + maxJobTimeLimitMs(declarationOf(tool)) - DEFAULT_JOB_TIMEOUT_MS;
+}
 
 /** The slowest upload to the converter still counted as progress (2 MB/s: 100 MB in 50 s). */
 const UPLOAD_BYTES_PER_S = 2 * 1024 * 1024;
@@ -209,7 +222,7 @@ export function converterClient(
   const auth = { [CONVERTER_SECRET_HEADER]: secret };
   return {
     runJob(tool, options, inputs, handlers) {
-      return withDeadline(deadlines.jobMs, async (signal, limit) => {
+      return withDeadline(jobDeadlineMs(tool, deadlines.jobMs), async (signal, limit) => {
         const length = jobStreamLength(options, inputs);
         const body = new FixedLengthStream(length);
         // A failed input aborts the body, so the request fails instead of waiting for bytes.

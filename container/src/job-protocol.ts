@@ -54,4 +54,6 @@ export type RunnerMessage =
   | { readonly type: "ready" }
   | { readonly type: "pong" }
   | { readonly type: "progress"; readonly id: number; readonly percent: number }
+  /** Pages of the job's inputs, for a tool whose time limit grows with them (ToolDeclaration.jobTime). */
+  | { readonly type: "pages"; readonly id: number; readonly pages: number }
   | { readonly type: "done"; readonly id: number; readonly result: TaskResult; readonly engineMs: number };

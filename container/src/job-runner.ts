@@ -9,7 +9,7 @@
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { AppError, type ContainerToolId, TOOLS } from "../../contract/index.ts";
+import { AppError, type ContainerToolId, declarationOf, TOOLS } from "../../contract/index.ts";
 import { inspectPdf } from "../../engines/pdf/inspect.ts";
 import { decryptOpenableInputs } from "../../engines/pdf/open-without-password.ts";
 import { warmRenderThreads } from "../../engines/pdf/render-threads.ts";
@@ -23,7 +23,7 @@ import type {
   TaskResult,
   ToolTask,
 } from "./job-protocol.ts";
-import { preparedInputs } from "./prepared-inputs.ts";
+import { inputPages, preparedInputs } from "./prepared-inputs.ts";
 
 function send(message: RunnerMessage): void {
   process.send?.(message);
@@ -47,6 +47,9 @@ async function runTool(task: ToolTask, id: number): Promise<TaskResult> {
   const read = await Promise.all(task.files.filter((file) => file.field === undefined).map(readInput));
   const extras = await readExtras(task.files);
   const inputs = await preparedInputs(task.tool, task.options, read);
+  // The parent sets the job's time limit from its pages before the tool starts.
+  if (declarationOf(task.tool).jobTime !== undefined)
+    send({ type: "pages", id, pages: await inputPages(inputs) });
   let reported = -1;
   const progress = (percent: number) => {
     const value = Math.min(100, Math.max(0, Math.floor(percent)));

@@ -7,9 +7,10 @@
  * cap, because tmp may be RAM-backed (tmpfs, a container's writable layer in memory).
  */
 import { availableParallelism, totalmem } from "node:os";
+import { DEFAULT_JOB_TIMEOUT_MS } from "../../contract/index.ts";
 import type { PoolLimits } from "./runner-pool.ts";
 
-export const DEFAULT_JOB_TIMEOUT_MS = 120_000;
+export { DEFAULT_JOB_TIMEOUT_MS };
 export const DEFAULT_JOB_MEMORY_MB = 1024;
 /**
  * A busy runner that answers no ping and uses no CPU for this long is wedged (runner.ts): a job's

@@ -8,7 +8,8 @@
  * - MAX_QUEUED_JOBS (64) and MAX_QUEUED_MB (memory left once every runner is at its cap, at least
  *   128): jobs waiting beyond the running ones, by count and by declared input size; more answer
  *   503 CONVERTER_BUSY. Waiting inputs sit on disk under the OS temp directory (see limits.ts).
- * - JOB_TIMEOUT_MS (120000), JOB_MEMORY_MB (1024): per-job limits.
+ * - JOB_TIMEOUT_MS (120000), JOB_MEMORY_MB (1024): per-job limits; a tool that declares time per
+ *   page (OCR) gets more for a job of more pages, scaled with JOB_TIMEOUT_MS (contract/job-time.ts).
  * - RUNNER_WEDGED_MS (10000): a runner silent (no ping answered) and idle (no CPU) this long
  *   during a job is killed and replaced, and the job fails with JOB_INTERRUPTED.
  * On SIGINT/SIGTERM it stops accepting connections, lets admitted jobs finish and their responses

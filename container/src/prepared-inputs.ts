@@ -1,6 +1,8 @@
-import { type ContainerToolId, declarationOf, TOOLS } from "../../contract/index.ts";
+import sharp from "sharp";
+import { type ContainerToolId, declarationOf, MAX_IMAGE_PIXELS, TOOLS } from "../../contract/index.ts";
 import { refuseDecodeBombs } from "../../engines/pdf/decode-bombs.ts";
 import { withFullDecodeParms } from "../../engines/pdf/decode-parms.ts";
+import { openPdf } from "../../engines/pdf/open-pdf.ts";
 import { decryptOpenableInputs } from "../../engines/pdf/open-without-password.ts";
 import { checkPageLimit } from "../../engines/pdf/page-limit.ts";
 import { withReadablePageTree } from "../../engines/pdf/page-tree.ts";
@@ -30,4 +32,25 @@ export async function preparedInputs(
   checkPageLimit(inputs, declarationOf(tool).input.maxPages);
   refuseDecodeBombs(inputs);
   return inputs;
+}
+
+/**
+ * Pages the (prepared) inputs hold: a PDF's pages, an image's pages (every page of a multi-page
+ * TIFF, read from its header), one for an image of one page.
+ */
+export async function inputPages(inputs: readonly EngineInput[]): Promise<number> {
+  let pages = 0;
+  for (const [index, input] of inputs.entries()) {
+    if (input.kind === "pdf") {
+      const pdf = openPdf(input.bytes, index);
+      try {
+        pages += pdf.countPages();
+      } finally {
+        pdf.destroy();
+      }
+    } else {
+      pages += (await sharp(input.bytes, { limitInputPixels: MAX_IMAGE_PIXELS }).metadata()).pages ?? 1;
+    }
+  }
+  return pages;
 }

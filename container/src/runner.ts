@@ -1,6 +1,8 @@
 /**
  * One job runner process (job-runner.ts) seen from the parent: start-up, one task at a time, and
- * enforcement of the per-job limits. Memory is read from /proc/<pid>/status: VmHWM (peak resident
+ * enforcement of the per-job limits. The time limit is the base one, or for a tool whose limit
+ * grows with its pages (contract/job-time.ts) the one for the pages the runner counted before the
+ * tool started, from the task's start. Memory is read from /proc/<pid>/status: VmHWM (peak resident
  * set, reset before each task through /proc/<pid>/clear_refs) catches spikes between two samples;
  * where the reset is not permitted, VmRSS is sampled instead.
  *
@@ -13,7 +15,7 @@
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
-import type { ErrorBody } from "../../contract/index.ts";
+import { declarationOf, type ErrorBody, jobTimeLimitMs } from "../../contract/index.ts";
 import type { RunnerMessage, RunnerRequest, RunnerTask, TaskResult } from "./job-protocol.ts";
 
 const RUNNER_SCRIPT = new URL("./job-runner.ts", import.meta.url);
@@ -155,16 +157,22 @@ export class Runner {
         this.#child.off("exit", onExit);
         resolve({ result, engineMs, totalMs: performance.now() - started });
       };
+      // The base limit, until the runner counts the pages of a tool whose limit grows with them.
+      let limitMs = this.#limits.timeoutMs;
       const overLimit = (code: "JOB_TIMEOUT" | "JOB_OUT_OF_MEMORY", message: string) => {
         this.kill();
         const context: Record<string, number> =
-          code === "JOB_TIMEOUT" ? { limit_ms: this.#limits.timeoutMs } : { limit_mb: this.#limits.memoryMb };
+          code === "JOB_TIMEOUT" ? { limit_ms: limitMs } : { limit_mb: this.#limits.memoryMb };
         finish(failure({ code, message, context }));
       };
-      const timer = setTimeout(
-        () => overLimit("JOB_TIMEOUT", "The job took longer than the time limit."),
-        this.#limits.timeoutMs,
-      );
+      const overTime = () => overLimit("JOB_TIMEOUT", "The job took longer than the time limit.");
+      let timer = setTimeout(overTime, limitMs);
+      const setLimit = (pages: number) => {
+        if (task.type !== "job") return;
+        limitMs = jobTimeLimitMs(declarationOf(task.tool), pages, this.#limits.timeoutMs);
+        clearTimeout(timer);
+        timer = setTimeout(overTime, Math.max(0, started + limitMs - performance.now()));
+      };
       const sampler = setInterval(() => {
         peakMb = Math.max(peakMb, this.#peakMb());
         if (peakMb > this.#limits.memoryMb)
@@ -179,6 +187,7 @@ export class Runner {
       const onMessage = (message: RunnerMessage) => {
         life.heard();
         if (message.type === "progress" && message.id === id && !settled) onProgress(message.percent);
+        if (message.type === "pages" && message.id === id && !settled) setLimit(message.pages);
         if (message.type === "done" && message.id === id) finish(message.result, message.engineMs);
       };
       const onExit = () => finish(this.#crashResult(peakMb));

@@ -7,6 +7,7 @@ import {
   errorStatus,
   healthResponseSchema,
 } from "../../contract/index.ts";
+import { scanImage, scanPdf } from "../support/scan-pages.ts";
 import { heavyPdf, openPdf, pageText, pageTexts, textPdf } from "./fixtures.ts";
 import { AUTH, jobBody, jobError, jobFailure, jobOutput, pdfFile, postJob, TEST_SECRET } from "./http.ts";
 
@@ -96,6 +97,29 @@ describe("converter limits", () => {
     expect(error.context).toEqual({ limit_ms: 250 });
     expect(performance.now() - started).toBeLessThan(5_000);
     expect((await health(converter)).running).toBe(0);
+    await eventually(async () => {
+      await smallJobWorks(converter);
+      return true;
+    });
+  });
+
+  it("gives an OCR job a time limit that grows with its pages, and the base limit to a short one", async () => {
+    // OCR declares 12 s a page at the default 120 s base: at a 1.5 s base, 0.15 s a page, so 5 pages
+    // keep the base and 30 pages get 4.5 s. A page of text costs Tesseract about 0.5 CPU s: both
+    // jobs run over their limits, whose values (and the time they ran) tell which one applied.
+    const converter = await converterWith({ concurrency: 1, queueLimit: 0, timeoutMs: 1500 });
+    const sentence = "The river flows quietly past the old mill, where children gather every summer.";
+    const page = await scanImage({ markdown: Array.from({ length: 6 }, () => sentence).join("\n\n") });
+    for (const [pages, limit] of [
+      [5, 1500],
+      [30, 4500],
+    ] as const) {
+      const started = performance.now();
+      const scan = pdfFile("scan.pdf", scanPdf(Array.from({ length: pages }, () => page)));
+      const error = await jobFailure(await postJob(converter.url, "ocr", { languages: "en" }, [scan]));
+      expect([pages, error.code, error.context]).toEqual([pages, "JOB_TIMEOUT", { limit_ms: limit }]);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(limit);
+    }
     await eventually(async () => {
       await smallJobWorks(converter);
       return true;

@@ -225,6 +225,23 @@ describe("converter call deadlines", () => {
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
+  it("gives a tool whose limit grows with its pages (OCR) the time of its largest job before giving up", async () => {
+    // 1.2 s of heartbeats, then the result: past jobMs. The converter may give an OCR job of 40
+    // pages 480 s instead of 120 s (contract/job-time.ts), so its deadline is 360 s further.
+    const deadlines = { jobMs: 500, silentMs: 400, inspectMs: 60_000 };
+    const merge = converterClient(beating(8, 150, true), "secret", deadlines);
+    expect(await codeOf(merge.runJob("merge-pdf", {}, [pdfInput(makePdf(1))], ignore))).toBe(
+      "CONVERTER_UNAVAILABLE",
+    );
+    const ocr = converterClient(beating(8, 150, true), "secret", deadlines);
+    const options = { languages: "en", redo_text: false };
+    const read = {
+      onProgress: () => {},
+      onFile: async (_: unknown, body: ReadableStream) => void (await new Response(body).arrayBuffer()),
+    };
+    expect(await codeOf(ocr.runJob("ocr", options, [pdfInput(makePdf(1))], read))).toBe("no error");
+  });
+
   it("waits for a job that runs longer than silentMs as long as heartbeats come", async () => {
     const deadlines = { jobMs: 60_000, silentMs: 400, inspectMs: 60_000 };
     const busy = converterClient(beating(8, 150, true), "secret", deadlines);

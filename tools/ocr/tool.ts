@@ -9,12 +9,16 @@ import {
 
 const MB = 1024 * 1024;
 
-/**
- * Pages one OCR job takes (a PDF's, or a multi-page TIFF's): a page costs about 0.5–2 s of
- * Tesseract at 200 dpi (English to Tamil, bench:ocr) and more at 300 dpi or on a loaded machine,
- * so 40 pages keep a 30-page scan well within the converter's 120 s job limit.
- */
+/** Pages one OCR job takes (a PDF's, or a multi-page TIFF's). */
 export const MAX_OCR_PAGES = 40;
+
+/**
+ * Converter time per page of an OCR job (its limit is this per page when that is over the base
+ * 120 s: 360 s for 30 pages, 480 s for 40). A page costs about 0.5 CPU s of Tesseract at 200 dpi
+ * (bench:ocr) and a few at 300 dpi; a 30-page scan at load 51 on 2 cores (a job getting ~0.15 of
+ * a core) ran 122 s for 18.5 CPU s, past the old fixed limit.
+ */
+const OCR_MS_PER_PAGE = 12_000;
 
 /**
  * PDF OCR: a scanned PDF (or a photo or scan as an image: every page of a multi-page TIFF) becomes
@@ -45,4 +49,5 @@ export default declareTool({
   output: { kind: "pdf", suffix: "-ocr" },
   engine: CONTAINER,
   endpoint: { path: "/api/pdf/ocr", fileField: "file", fields: {} },
+  jobTime: { perPageMs: OCR_MS_PER_PAGE },
 });
