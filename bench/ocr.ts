@@ -226,7 +226,8 @@ async function measure(recognise: Recognise): Promise<string[][]> {
 
 /**
  * CPU seconds so far of the processes of the stack this benchmark started (their reaped children,
- * such as each Tesseract run, included), by role; undefined for a stack it did not start.
+ * such as each Tesseract run, included; a Tesseract process started ahead and still running counts
+ * with the runners), by role; undefined for a stack it did not start.
  */
 function stackCpu(): Map<string, number> | undefined {
   const processes = descendants();
@@ -236,7 +237,7 @@ function stackCpu(): Map<string, number> | undefined {
       ? cmdline.includes("--inspector")
         ? "workerd (Worker)"
         : "workerd (proxy)"
-      : cmdline.includes("job-runner.ts")
+      : cmdline.includes("job-runner.ts") || comm === "tesseract"
         ? "converter runner + tesseract"
         : cmdline.includes("container/src/main.ts")
           ? "converter"
