@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import sharp from "sharp";
+import { Agent, setGlobalDispatcher } from "undici";
 import {
   API_PATHS,
   CSRF_COOKIE,
@@ -22,6 +23,21 @@ import {
   taskStatusSchema,
 } from "../contract/index.ts";
 import { buildClient, ROOT, type Stack, startStack } from "../scripts/stack.ts";
+
+/**
+ * How long the benchmarks' fetch keeps an idle connection for reuse. workerd closes a keep-alive
+ * connection 5 s after its last answer (measured: a second request after 4.5 s is answered, after
+ * 5.5 s the connection is gone; not configurable, and it drops a Keep-Alive header the Worker sets),
+ * while Node's fetch keeps one 4 s: under load a request sent on a connection workerd is closing is
+ * reset (read ECONNRESET, or EPIPE during an upload). Those were every "fetch failed" of bench:load
+ * (status requests and uploads; 25 of 128 in two bursts of 64 3.4 MB merges, 0 of 128 with 1 s).
+ * A browser sends such a request again by itself; a Node client has to keep under the server's idle
+ * time. Resets still count as failures ("no answer") in every benchmark.
+ */
+export const CLIENT_KEEP_ALIVE_MS = 1000;
+setGlobalDispatcher(
+  new Agent({ keepAliveTimeout: CLIENT_KEEP_ALIVE_MS, keepAliveMaxTimeout: CLIENT_KEEP_ALIVE_MS }),
+);
 
 export interface BenchStackOptions {
   /** Lifts both per-client limits for the run (load tests start hundreds of tasks a minute). */

@@ -149,7 +149,7 @@ export interface IdleMemory {
   readonly runtimeAnonMb: number;
   readonly heapUsedMb: number | undefined;
   readonly heapTotalMb: number | undefined;
-  readonly proxyMb: number;
+  readonly proxyMb: number | undefined;
   readonly wranglerMb: number;
   readonly converterMb: number;
 }
@@ -177,14 +177,14 @@ export async function idleMemory(
     runtimeAnonMb: rollupField(processes.runtime, "Anonymous") / MB,
     heapUsedMb: heap === undefined ? undefined : heap.usedSize / MB,
     heapTotalMb: heap === undefined ? undefined : heap.totalSize / MB,
-    proxyMb: rss(processes.proxy),
+    proxyMb: processes.proxy === undefined ? undefined : rss(processes.proxy),
     wranglerMb: rss(processes.wrangler),
     converterMb: rss(processes.converter),
   };
 }
 
 export const IDLE_HEADER =
-  "| when | Worker runtime RSS | of it anonymous | Worker JS heap used / total (after GC) | entry proxy | wrangler (Node) | converter |\n|---|---|---|---|---|---|---|";
+  "| when | Worker runtime RSS | of it anonymous | Worker JS heap used / total (after GC) | entry proxy | Worker's Node process | converter |\n|---|---|---|---|---|---|---|";
 
 export function idleRow(when: string, m: IdleMemory): string {
   const mb = (v: number | undefined) => (v === undefined ? "-" : `${v.toFixed(0)} MB`);
