@@ -99,6 +99,14 @@ export class NonJsonAnswer extends Error {
   }
 }
 
+/** A request that got no answer (a reset connection…): which request, and the socket's error code. */
+export class NoAnswer extends Error {
+  constructor(request: "upload" | "status", error: unknown) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    super(`${request}: ${cause?.code ?? cause?.message ?? String(error)}`.slice(0, 60));
+  }
+}
+
 /** An API answer that is JSON but not the one expected (an error envelope), with its Retry-After. */
 export class ErrorAnswer extends Error {
   readonly status: number;
@@ -148,6 +156,8 @@ export class BenchClient {
       method: "POST",
       body: form,
       headers: { Cookie: `${CSRF_COOKIE}=${token}`, [CSRF_HEADER]: token },
+    }).catch((error: unknown) => {
+      throw new NoAnswer("upload", error);
     });
     const { task_id } = taskStartResponseSchema.parse(await apiJson(response, 202));
     const startMs = performance.now() - started;
@@ -155,7 +165,11 @@ export class BenchClient {
     let since: number | undefined;
     for (;;) {
       const query = since === undefined ? "" : `?since=${since}&wait=${STATUS_MAX_WAIT_SECONDS}`;
-      const answer = await fetch(new URL(`${statusPath(type, task_id)}${query}`, this.base));
+      const answer = await fetch(new URL(`${statusPath(type, task_id)}${query}`, this.base)).catch(
+        (error: unknown) => {
+          throw new NoAnswer("status", error);
+        },
+      );
       const status = taskStatusSchema.parse(await apiJson(answer, 200));
       if (states.at(-1)?.[0] !== status.state) states.push([status.state, performance.now() - started]);
       if (status.state === "SUCCESS" || status.state === "FAILURE") {

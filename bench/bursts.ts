@@ -15,6 +15,7 @@ import {
   ErrorAnswer,
   gradientPng,
   mergeTwoPdfs,
+  NoAnswer,
   NonJsonAnswer,
   percentile,
   pngToJpg,
@@ -114,7 +115,7 @@ export async function burst(
     ...errors.map((e) => {
       if (e instanceof ErrorAnswer) return `${e.status} ${e.code}`;
       if (e instanceof NonJsonAnswer) return `non-JSON ${e.status}`;
-      return `no answer (${String(e).slice(0, 40)})`;
+      return `no answer (${e instanceof NoAnswer ? e.message : String(e).slice(0, 40)})`;
     }),
   ];
   const withoutRetryAfter = errors.filter(
