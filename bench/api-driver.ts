@@ -29,8 +29,9 @@ import { buildClient, ROOT, type Stack, startStack } from "../scripts/stack.ts";
  * connection 5 s after its last answer (measured: a second request after 4.5 s is answered, after
  * 5.5 s the connection is gone; not configurable, and it drops a Keep-Alive header the Worker sets),
  * while Node's fetch keeps one 4 s: under load a request sent on a connection workerd is closing is
- * reset (read ECONNRESET, or EPIPE during an upload). Those were every "fetch failed" of bench:load
- * (status requests and uploads; 25 of 128 in two bursts of 64 3.4 MB merges, 0 of 128 with 1 s).
+ * reset (read ECONNRESET, or EPIPE during an upload). Those were the "fetch failed" of bench:load
+ * (status requests and uploads; 25 of 128 in two bursts of 64 3.4 MB merges at load 10–13, 0 of 128
+ * with 1 s; at load 17–21 some remain, when workerd's thread is held up until its timer is due).
  * A browser sends such a request again by itself; a Node client has to keep under the server's idle
  * time. Resets still count as failures ("no answer") in every benchmark.
  */
