@@ -98,4 +98,6 @@ const runtime = new Miniflare(
 const url = await runtime.ready;
 console.log(`[worker] ready on ${url.href}`);
 
+// The bundle is rebuilt at every start: its folder goes with the process, however it exits.
+process.on("exit", () => rmSync(outdir, { recursive: true, force: true }));
 stopOnSignal(() => runtime.dispose());
