@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import sharp from "sharp";
+import { Agent, setGlobalDispatcher } from "undici";
 import {
   API_PATHS,
   CSRF_COOKIE,
@@ -22,6 +23,22 @@ import {
   taskStatusSchema,
 } from "../contract/index.ts";
 import { buildClient, ROOT, type Stack, startStack } from "../scripts/stack.ts";
+
+/**
+ * How long the benchmarks' fetch keeps an idle connection for reuse. workerd closes a keep-alive
+ * connection 5 s after its last answer (measured: a second request after 4.5 s is answered, after
+ * 5.5 s the connection is gone; not configurable, and it drops a Keep-Alive header the Worker sets),
+ * while Node's fetch keeps one 4 s: under load a request sent on a connection workerd is closing is
+ * reset (read ECONNRESET, or EPIPE during an upload). Those were the "fetch failed" of bench:load
+ * (status requests and uploads; 25 of 128 in two bursts of 64 3.4 MB merges at load 10–13, 0 of 128
+ * with 1 s; at load 17–21 some remain, when workerd's thread is held up until its timer is due).
+ * A browser sends such a request again by itself; a Node client has to keep under the server's idle
+ * time. Resets still count as failures ("no answer") in every benchmark.
+ */
+export const CLIENT_KEEP_ALIVE_MS = 1000;
+setGlobalDispatcher(
+  new Agent({ keepAliveTimeout: CLIENT_KEEP_ALIVE_MS, keepAliveMaxTimeout: CLIENT_KEEP_ALIVE_MS }),
+);
 
 export interface BenchStackOptions {
   /** Lifts both per-client limits for the run (load tests start hundreds of tasks a minute). */
@@ -83,6 +100,14 @@ export class NonJsonAnswer extends Error {
   }
 }
 
+/** A request that got no answer (a reset connection…): which request, and the socket's error code. */
+export class NoAnswer extends Error {
+  constructor(request: "upload" | "status", error: unknown) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    super(`${request}: ${cause?.code ?? cause?.message ?? String(error)}`.slice(0, 60));
+  }
+}
+
 /** An API answer that is JSON but not the one expected (an error envelope), with its Retry-After. */
 export class ErrorAnswer extends Error {
   readonly status: number;
@@ -132,6 +157,8 @@ export class BenchClient {
       method: "POST",
       body: form,
       headers: { Cookie: `${CSRF_COOKIE}=${token}`, [CSRF_HEADER]: token },
+    }).catch((error: unknown) => {
+      throw new NoAnswer("upload", error);
     });
     const { task_id } = taskStartResponseSchema.parse(await apiJson(response, 202));
     const startMs = performance.now() - started;
@@ -139,7 +166,11 @@ export class BenchClient {
     let since: number | undefined;
     for (;;) {
       const query = since === undefined ? "" : `?since=${since}&wait=${STATUS_MAX_WAIT_SECONDS}`;
-      const answer = await fetch(new URL(`${statusPath(type, task_id)}${query}`, this.base));
+      const answer = await fetch(new URL(`${statusPath(type, task_id)}${query}`, this.base)).catch(
+        (error: unknown) => {
+          throw new NoAnswer("status", error);
+        },
+      );
       const status = taskStatusSchema.parse(await apiJson(answer, 200));
       if (states.at(-1)?.[0] !== status.state) states.push([status.state, performance.now() - started]);
       if (status.state === "SUCCESS" || status.state === "FAILURE") {

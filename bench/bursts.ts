@@ -15,6 +15,7 @@ import {
   ErrorAnswer,
   gradientPng,
   mergeTwoPdfs,
+  NoAnswer,
   NonJsonAnswer,
   percentile,
   pngToJpg,
@@ -114,7 +115,7 @@ export async function burst(
     ...errors.map((e) => {
       if (e instanceof ErrorAnswer) return `${e.status} ${e.code}`;
       if (e instanceof NonJsonAnswer) return `non-JSON ${e.status}`;
-      return `no answer (${String(e).slice(0, 40)})`;
+      return `no answer (${e instanceof NoAnswer ? e.message : String(e).slice(0, 40)})`;
     }),
   ];
   const withoutRetryAfter = errors.filter(
@@ -149,7 +150,7 @@ export interface IdleMemory {
   readonly runtimeAnonMb: number;
   readonly heapUsedMb: number | undefined;
   readonly heapTotalMb: number | undefined;
-  readonly proxyMb: number;
+  readonly proxyMb: number | undefined;
   readonly wranglerMb: number;
   readonly converterMb: number;
 }
@@ -177,14 +178,14 @@ export async function idleMemory(
     runtimeAnonMb: rollupField(processes.runtime, "Anonymous") / MB,
     heapUsedMb: heap === undefined ? undefined : heap.usedSize / MB,
     heapTotalMb: heap === undefined ? undefined : heap.totalSize / MB,
-    proxyMb: rss(processes.proxy),
+    proxyMb: processes.proxy === undefined ? undefined : rss(processes.proxy),
     wranglerMb: rss(processes.wrangler),
     converterMb: rss(processes.converter),
   };
 }
 
 export const IDLE_HEADER =
-  "| when | Worker runtime RSS | of it anonymous | Worker JS heap used / total (after GC) | entry proxy | wrangler (Node) | converter |\n|---|---|---|---|---|---|---|";
+  "| when | Worker runtime RSS | of it anonymous | Worker JS heap used / total (after GC) | entry proxy | Worker's Node process | converter |\n|---|---|---|---|---|---|---|";
 
 export function idleRow(when: string, m: IdleMemory): string {
   const mb = (v: number | undefined) => (v === undefined ? "-" : `${v.toFixed(0)} MB`);

@@ -9,7 +9,7 @@ import { readdirSync, readFileSync, readlinkSync } from "node:fs";
  * The ports `pid` listens on, from /proc (its socket inodes among the listening TCP sockets):
  * wrangler dev starts workerd with `--inspector-addr=127.0.0.1:0`, so the port is chosen at start.
  */
-function listeningPorts(pid: number): number[] {
+export function listeningPorts(pid: number): number[] {
   const inodes = new Set(
     readdirSync(`/proc/${pid}/fd`).flatMap((fd) => {
       try {

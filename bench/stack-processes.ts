@@ -1,7 +1,7 @@
 /**
  * The processes of a local stack started by this benchmark (scripts/stack.ts), read from /proc:
- * wrangler dev runs two workerd processes, an entry proxy on the public port and the runtime of the
- * Worker itself (the one with an inspector), beside the converter's Node process.
+ * the Worker's runtime (workerd, the one with an inspector) and the Node process that runs it; under
+ * wrangler dev also its entry proxy (a second workerd on the public port); the converter's Node process.
  */
 import { readdirSync, readFileSync } from "node:fs";
 
@@ -42,16 +42,26 @@ export function descendants(): { pid: number; cmdline: string; comm: string }[] 
   });
 }
 
-/** The pids of the stack's Worker runtime, its entry proxy, wrangler's Node process and the converter. */
-export function stackProcesses(): { runtime: number; proxy: number; wrangler: number; converter: number } {
+/**
+ * The pids of the stack's Worker runtime, the Node process that runs it (scripts/worker-runtime.ts,
+ * or wrangler dev's), wrangler dev's entry proxy (absent on Miniflare alone) and the converter.
+ */
+export function stackProcesses(): {
+  runtime: number;
+  proxy: number | undefined;
+  wrangler: number;
+  converter: number;
+} {
   const processes = descendants();
   // bin/wrangler.js starts wrangler-dist/cli.js, the Node process that runs miniflare.
-  const wrangler = processes.find((p) => p.cmdline.includes("wrangler-dist/cli.js"));
+  const wrangler = processes.find(
+    (p) => p.cmdline.includes("wrangler-dist/cli.js") || p.cmdline.includes("scripts/worker-runtime.ts"),
+  );
   const runtime = processes.find((p) => p.comm === "workerd" && p.cmdline.includes("--inspector"));
   const proxy = processes.find((p) => p.comm === "workerd" && !p.cmdline.includes("--inspector"));
   const converter = processes.find((p) => p.cmdline.includes("container/src/main.ts"));
-  if (runtime === undefined || proxy === undefined || wrangler === undefined || converter === undefined) {
-    throw new Error("workerd, wrangler or converter process not found");
+  if (runtime === undefined || wrangler === undefined || converter === undefined) {
+    throw new Error("workerd, its Node process or the converter not found");
   }
-  return { runtime: runtime.pid, proxy: proxy.pid, wrangler: wrangler.pid, converter: converter.pid };
+  return { runtime: runtime.pid, proxy: proxy?.pid, wrangler: wrangler.pid, converter: converter.pid };
 }

@@ -143,9 +143,11 @@ const stack = await startStack({
   wranglerConfig,
 });
 try {
-  // Both workerd processes are measured: the Worker's runtime and wrangler dev's entry proxy.
+  // The Worker's runtime, and under wrangler dev its entry proxy (a second workerd); else the Node
+  // process that runs the runtime (scripts/worker-runtime.ts).
   const processes = stackProcesses();
-  const { runtime, proxy, converter } = processes;
+  const { runtime, converter } = processes;
+  const proxy = processes.proxy ?? processes.wrangler;
   const cell = (growth: number | undefined, goal: number | null) =>
     `${(growth ?? 0).toFixed(1)} MB${goal === null ? "" : (growth ?? 0) <= goal ? " ok" : " OVER"}`;
   const rows: string[][] = [];
@@ -181,7 +183,7 @@ try {
     "file",
     `Worker, request (≤ ${WORKER_GOAL_MB})`,
     "Worker, merge job",
-    "entry proxy",
+    processes.proxy === undefined ? "Worker's Node process" : "entry proxy",
     `converter parent (≤ ${CONVERTER_GOAL_MB})`,
     "answer",
   ];

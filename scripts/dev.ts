@@ -1,6 +1,6 @@
 /** `npm start`: builds the client, starts converter + Worker locally, prints the URL; Ctrl-C stops both. */
 import { join } from "node:path";
-import { buildClient, ROOT, startStack } from "./stack.ts";
+import { buildClient, ROOT, startStack, stopOnSignal } from "./stack.ts";
 import { ensureSystemPackages } from "./system-packages.ts";
 import { writeToolCatalog, writeToolRegistry } from "./tool-registry.ts";
 
@@ -18,11 +18,4 @@ const seconds = ((performance.now() - started) / 1000).toFixed(1);
 console.log(`\n  Site ready in ${seconds} s at ${stack.url}  (converter on 127.0.0.1:${converterPort})`);
 console.log("  Press Ctrl-C to stop.\n");
 
-let stopping = false;
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    void stack.stop().then(() => process.exit(0));
-  });
-}
+stopOnSignal(() => stack.stop());

@@ -1,7 +1,8 @@
 /**
  * Starts the whole site locally: the converter as a plain Node process on 127.0.0.1 and the Worker
- * under `wrangler dev` (Miniflare, local R2 and Durable Objects), with offline settings and all
- * wrangler state, config and logs inside the project. Used by `npm start` and by the test runner.
+ * on Miniflare (local R2 and Durable Objects; scripts/worker-runtime.ts, or `wrangler dev` with
+ * WORKER_RUNTIME=wrangler), with offline settings and all wrangler state, config and logs inside the
+ * project. Used by `npm start` and by the test runner.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -86,6 +87,56 @@ export interface StackOptions {
   quiet?: boolean;
   /** A wrangler config other than wrangler.toml (benchmarks raise the rate limits with one). */
   wranglerConfig?: string;
+  /**
+   * What runs the Worker: Miniflare's API with workerd on the public port (scripts/worker-runtime.ts,
+   * the default), or `wrangler dev` (its proxy in front, rebuilds on save). Default: WORKER_RUNTIME.
+   */
+  runtime?: WorkerRuntime;
+}
+
+export type WorkerRuntime = "miniflare" | "wrangler";
+
+/** The runtime WORKER_RUNTIME names ("miniflare" when unset). */
+export function workerRuntimeFromEnv(): WorkerRuntime {
+  const named = process.env.WORKER_RUNTIME ?? "miniflare";
+  if (named !== "miniflare" && named !== "wrangler") {
+    throw new Error(`WORKER_RUNTIME must be "miniflare" or "wrangler", not "${named}"`);
+  }
+  return named;
+}
+
+/** The Worker's process: scripts/worker-runtime.ts, or `wrangler dev`, on the stack's port. */
+function launchWorker(options: StackOptions, converterUrl: string, stdio: "ignore" | "inherit"): Supervised {
+  const runtime = options.runtime ?? workerRuntimeFromEnv();
+  const common = [
+    "--port",
+    String(options.port),
+    "--persist-to",
+    options.persistTo,
+    "--var",
+    `CONVERTER_URL:${converterUrl}`,
+    ...(options.wranglerConfig === undefined ? [] : ["--config", options.wranglerConfig]),
+    "--inspector-port",
+    String(options.port + 1000),
+  ];
+  const script =
+    runtime === "miniflare"
+      ? [join(ROOT, "scripts/worker-runtime.ts")]
+      : [
+          join(ROOT, "node_modules/wrangler/bin/wrangler.js"),
+          "dev",
+          "--ip",
+          "127.0.0.1",
+          "--show-interactive-dev-session=false",
+        ];
+  return supervise(runtime === "miniflare" ? "worker (miniflare)" : "wrangler dev", () =>
+    spawn(process.execPath, [...script, ...common], {
+      cwd: ROOT,
+      env: offlineWranglerEnv(),
+      stdio,
+      detached: true,
+    }),
+  );
 }
 
 export interface Stack {
@@ -114,6 +165,18 @@ function stopChild(child: ChildProcess): Promise<void> {
       done();
     }
   });
+}
+
+/** On the first SIGINT or SIGTERM, runs `stop` once, then exits. */
+export function stopOnSignal(stop: () => Promise<unknown>): void {
+  let stopping = false;
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      void stop().finally(() => process.exit(0));
+    });
+  }
 }
 
 /** Pause before restarting a process that exited on its own; doubles up to the maximum. */
@@ -174,7 +237,6 @@ export function supervisedConverter(env: NodeJS.ProcessEnv, stdio: "ignore" | "i
 export async function startStack(options: StackOptions): Promise<Stack> {
   const secrets = ensureDevVars();
   const stdio = options.quiet ? "ignore" : "inherit";
-  const node = process.execPath;
   const converterUrl = `http://127.0.0.1:${options.converterPort}`;
   const converter = supervisedConverter(
     {
@@ -185,36 +247,15 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     },
     stdio,
   );
-  const wrangler = supervise("wrangler dev", () =>
-    spawn(
-      node,
-      [
-        join(ROOT, "node_modules/wrangler/bin/wrangler.js"),
-        "dev",
-        "--ip",
-        "127.0.0.1",
-        "--port",
-        String(options.port),
-        "--persist-to",
-        options.persistTo,
-        "--var",
-        `CONVERTER_URL:${converterUrl}`,
-        "--show-interactive-dev-session=false",
-        ...(options.wranglerConfig === undefined ? [] : ["--config", options.wranglerConfig]),
-        "--inspector-port",
-        String(options.port + 1000),
-      ],
-      { cwd: ROOT, env: offlineWranglerEnv(), stdio, detached: true },
-    ),
-  );
+  const worker = launchWorker(options, converterUrl, stdio);
   const stack: Stack = {
     url: `http://127.0.0.1:${options.port}`,
     converterPid: () => converter.child.pid,
-    stop: () => Promise.all([wrangler.stop(), converter.stop()]).then(() => undefined),
+    stop: () => Promise.all([worker.stop(), converter.stop()]).then(() => undefined),
   };
   try {
     await waitFor(`${converterUrl}/healthz`, converter.child, "converter");
-    await waitFor(`${stack.url}/api/pdf/csrf-token`, wrangler.child, "wrangler dev");
+    await waitFor(`${stack.url}/api/pdf/csrf-token`, worker.child, "the Worker");
   } catch (error) {
     await stack.stop();
     throw error;
