@@ -37,10 +37,11 @@ const PAGES: readonly Page[] = [
   { name: "home in Hindi /hi", path: "/hi" },
 ];
 
+// The browser first: if it cannot start, no stack is left running.
+const browser = await launchChromium();
 const stack = await startBuiltSite();
 const asServed = await startPageProxy(stack.url);
 const scriptless = await startPageProxy(stack.url, withoutScripts);
-const browser = await launchChromium();
 
 async function firstContentfulPaint(origin: string, path: string): Promise<number> {
   const context = await browser.newContext();
