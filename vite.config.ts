@@ -42,7 +42,7 @@ function toolRegistry(): Plugin {
 }
 
 /**
- * Lists every chunk (its source modules and static imports) in dist/client-modules.json and
+ * Lists every chunk (its source modules, static and dynamic imports) in dist/client-modules.json and
  * every asset with its source files in dist/client-assets.json, outside the served folder: tests
  * check that no container engine reaches the browser, and the prerender (scripts/page-preloads.ts)
  * names the files a page will load.
@@ -60,6 +60,7 @@ function moduleList(): Plugin {
                 entry: item.isEntry,
                 facade: item.facadeModuleId,
                 imports: item.imports,
+                dynamicImports: item.dynamicImports,
                 modules: Object.keys(item.modules),
               },
             ]

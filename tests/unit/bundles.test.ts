@@ -80,6 +80,7 @@ describe("client bundle (vite build)", () => {
     entry: boolean;
     facade: string | null;
     imports: string[];
+    dynamicImports: string[];
     modules: string[];
   }
   const list = join(ROOT, "dist/client-modules.json");
@@ -96,10 +97,13 @@ describe("client bundle (vite build)", () => {
     const modules = all.flatMap(relativeModules);
     expect(modules.filter((path) => /node_modules\/preact/.test(path))).toEqual([]);
     const entry = all.find((chunk) => chunk.entry);
-    const firstLoad = [
-      entry,
-      ...(entry?.imports ?? []).map((file) => all.find((c) => c.file === file)),
-    ].flatMap((chunk) => (chunk ? relativeModules(chunk) : []));
+    // The entry and what it imports, and the app it imports once the page is painted
+    // (client/src/main.tsx) with what that imports.
+    const byFile = (file: string) => all.find((c) => c.file === file);
+    const app = (entry?.dynamicImports ?? []).map(byFile);
+    const firstLoad = [entry, ...app]
+      .flatMap((chunk) => (chunk ? [chunk, ...chunk.imports.map(byFile)] : []))
+      .flatMap((chunk) => (chunk ? relativeModules(chunk) : []));
     expect(firstLoad.some((path) => path.startsWith("node_modules/react/"))).toBe(true);
     expect(firstLoad.some((path) => path.startsWith("node_modules/react-dom/"))).toBe(true);
     // The built code is React's own, and no served file names Preact.
@@ -123,7 +127,9 @@ describe("client bundle (vite build)", () => {
   it("keeps tool screens and tool strings out of the entry chunk (loaded with the screen)", () => {
     const entry = chunks().filter((chunk) => chunk.entry);
     expect(entry).toHaveLength(1);
-    const modules = entry.flatMap(relativeModules);
+    // With the app the entry imports once the page is painted (client/src/main.tsx).
+    const app = chunks().filter((chunk) => entry[0]?.dynamicImports.includes(chunk.file));
+    const modules = [...entry, ...app].flatMap(relativeModules);
     // Language files are fetched when a page needs them: the entry holds their addresses only.
     expect(modules.filter((path) => /^tools\/[^/]+\/(screen\.tsx|locales\/.*\.json)$/.test(path))).toEqual(
       [],
