@@ -965,7 +965,10 @@ async function main(): Promise<void> {
   const takesPdf =
     wanted === undefined || wanted.some((id) => TOOLS[id as ToolId].input.kinds.includes("pdf"));
   const takesImage =
-    wanted === undefined || wanted.some((id) => !TOOLS[id as ToolId].input.kinds.includes("pdf" as never));
+    wanted === undefined ||
+    wanted.some((id) =>
+      (TOOLS[id as ToolId].input.kinds as readonly FileKind[]).some((kind) => kind in EXTENSION),
+    );
   const pdfFiles = takesPdf ? pick(corpusFiles("pdf")) : [];
   const imageFiles = takesImage ? pick(corpusFiles("img")) : [];
   console.log(`Reading references for ${pdfFiles.length} PDFs and ${imageFiles.length} images…`);
