@@ -2,7 +2,8 @@
  * What the API benchmarks share: the real stack (converter + `wrangler dev`, scripts/stack.ts) on
  * ports of their own, optionally with the rate limits raised through a temporary wrangler config
  * (the shipped wrangler.toml is not touched), and a client that drives the API as the page does:
- * CSRF pair, multipart upload, then waiting status requests until SUCCESS or FAILURE.
+ * CSRF pair, multipart upload, then waiting status requests until SUCCESS or FAILURE. With
+ * `BENCH_STACK_LOGS=1` the stack prints its logs (the converter names each job and its error).
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -69,7 +70,7 @@ export async function withStack<T>(
   const wranglerConfig = options.raiseLimits ? raisedLimitsConfig() : undefined;
   const port = 18_000 + Math.floor(Math.random() * 500) * 2;
   try {
-    const stack = await startStack({ port, converterPort: port + 1, persistTo, quiet: true, wranglerConfig });
+    const stack = await startStack({ port, converterPort: port + 1, persistTo, quiet: process.env.BENCH_STACK_LOGS === undefined, wranglerConfig });
     try {
       return await body(stack.url, stack);
     } finally {

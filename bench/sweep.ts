@@ -10,6 +10,7 @@
  *   over the limit for IMAGE_TOO_LARGE; …);
  * - defect: INTERNAL, a timeout, a converter restart, a crash, a named error the reference
  *   disagrees with, or an output that fails its check.
+ * Sign stamps a picture made in code on page 1; OCR reads English (PDFs, and the image kinds it takes).
  * It prints per tool the outcomes and the median/p95 time per file, then every defect, one a line.
  *
  *   npm run bench:sweep -- [--tool id[,id…]] [--sample N] [--seed S] [--concurrency C] [--timeout S]
@@ -47,7 +48,7 @@ import {
   type ToolId,
 } from "../contract/index.ts";
 import { textPdf } from "../tests/container/fixtures.ts";
-import { BenchClient, median, percentile, taskForm, withStack } from "./api-driver.ts";
+import { BenchClient, gradientPng, median, percentile, taskForm, withStack } from "./api-driver.ts";
 
 export const WIDE_CORPUS = resolve(import.meta.dirname, "../../shared/corpus-wide");
 
@@ -129,8 +130,9 @@ export interface PdfReference {
   readonly encrypted: boolean;
   /**
    * The pages pdfinfo gives a size: its count less the pages it lists as 0 × 0, which it cannot
-   * read (the loop of a cyclic page tree, a page behind a decryption that fails); undefined when it
-   * reads none of them or cannot open the file.
+   * read (the loop of a cyclic page tree, a page behind a decryption that fails), unless `qpdf
+   * --check` passes without a warning and counts as many; undefined when it reads none of them or
+   * cannot open the file.
    */
   readonly pages: number | undefined;
   /** pdfinfo opens the file and counts pages but gives none of them a size. */
@@ -154,8 +156,13 @@ export async function pdfReference(file: string): Promise<PdfReference> {
   // does not support as unencrypted garbage: "Unsupported version/revision").
   const encrypted = /password/i.test(info.stderr) || /invalid password/i.test(check.stderr);
   const counted = Number(/^Pages:\s+(\d+)/m.exec(info.stdout)?.[1] ?? Number.NaN);
-  const sized =
+  const pdfinfoSized =
     info.code === 0 && counted > 0 && counted <= MAX_SIZED_PAGES ? await sizedPages(file, counted) : counted;
+  // A page whose visible box is empty (a CropBox outside its MediaBox) is listed 0 × 0 too, yet it
+  // is a page: in a file qpdf checks without a warning, its page count stands.
+  const qpdfCount =
+    check.code === 0 ? Number.parseInt((await exec("qpdf", ["--show-npages", file])).stdout, 10) : Number.NaN;
+  const sized = Number.isFinite(qpdfCount) && qpdfCount === counted ? counted : pdfinfoSized;
   const readsNoPage = counted > 0 && sized === 0;
   // Within a job's memory (1 GiB of address space): poppler says "Out of memory" on a stream that
   // decodes to more, as a JBIG2 page of 100,000 × 100,000 does.
@@ -421,6 +428,8 @@ const PDF_TOOLS = [
   "watermark",
   "protect",
   "unlock",
+  "sign",
+  "ocr",
 ] as const;
 const EXTENSION: Record<ImageKind, string> = {
   png: "png",
@@ -433,6 +442,17 @@ const EXTENSION: Record<ImageKind, string> = {
   bmp: "bmp",
 };
 const partner = textPdf("Sweep partner", 1);
+/** The signature Sign stamps: a 300 × 100 picture made once. */
+let signature: Promise<Uint8Array> | undefined;
+const signatureImage = () => {
+  signature ??= gradientPng(300, 100);
+  return signature;
+};
+/**
+ * Where Sign places it: page 1's top left, a tenth of the page wide (its height, a thirtieth of the
+ * page's width, fits any page less than 28 times as wide as it is high).
+ */
+const SWEEP_PLACEMENT = JSON.stringify([{ page: 1, x: 0.05, y: 0.05, width: 0.1 }]);
 
 function pdfJobs(file: string, reference: PdfReference): SweepJob[] {
   const bytes = () => new Uint8Array(readFileSync(file));
@@ -576,6 +596,21 @@ function pdfJobs(file: string, reference: PdfReference): SweepJob[] {
         return null;
       },
     },
+    sign: {
+      path: TOOLS.sign.endpoint.path,
+      form: async () => {
+        const form = taskForm("file", [pdf(bytes())], { placements: SWEEP_PLACEMENT });
+        const image = new Uint8Array(await signatureImage());
+        form.append("signature", new Blob([image], { type: "image/png" }), "signature.png");
+        return form;
+      },
+      check: (out) => checkPdf(out, pages, reference.clean),
+    },
+    ocr: {
+      path: TOOLS.ocr.endpoint.path,
+      form: () => taskForm("file", [pdf(bytes())], { languages: "en" }),
+      check: (out) => checkPdf(out, pages, reference.clean),
+    },
   };
   return PDF_TOOLS.map((tool) => {
     const job = jobs[tool];
@@ -617,6 +652,15 @@ function imageJobs(file: string, kind: ImageKind, reference: ImageReference): Sw
     form: () => taskForm("file", [upload()], { target_format: EXTENSION[kind], quality: "70" }),
     check: sameSize,
   });
+  if ((TOOLS.ocr.input.kinds as readonly FileKind[]).includes(kind as FileKind))
+    jobs.push({
+      tool: "ocr",
+      file,
+      kind,
+      path: TOOLS.ocr.endpoint.path,
+      form: () => taskForm("file", [upload()], { languages: "en" }),
+      check: (out) => checkPdf(out, kind === "tiff" ? reference.pages : 1),
+    });
   jobs.push({
     tool: "images-to-pdf",
     file,
@@ -660,6 +704,12 @@ export function agreement(
     if (code === "PDF_NO_TEXT") return !pdf.hasText ? "pdftotext finds no text" : null;
     if (code === "IMAGE_TOO_LARGE")
       return pdf.outOfMemory ? "pdftotext runs out of a job's memory on it too" : null;
+    if (code === "TOO_MANY_PAGES") {
+      const limit = TOOLS[tool].input.maxPages;
+      return limit !== undefined && pdf.pages !== undefined && pdf.pages > limit
+        ? `pdfinfo counts ${pdf.pages} pages, over the tool's ${limit}`
+        : null;
+    }
     return null;
   }
   if (image) {
@@ -669,6 +719,12 @@ export function agreement(
         !(TOOLS[tool].input.kinds as readonly FileKind[]).includes(image.kind as FileKind)
         ? "sharp does not read it as a kind the tool takes"
         : null;
+    if (code === "TOO_MANY_PAGES") {
+      const limit = TOOLS[tool].input.maxPages;
+      return limit !== undefined && image.pages > limit
+        ? `sharp counts ${image.pages} pages, over the tool's ${limit}`
+        : null;
+    }
     if (code === "IMAGE_TOO_LARGE") {
       const side = tool === "webp-to-jpg" || kind === "webp" ? 16_383 : 65_535;
       return image.pixels > MAX_IMAGE_PIXELS || Math.max(image.width, image.height) > side
@@ -909,7 +965,10 @@ async function main(): Promise<void> {
   const takesPdf =
     wanted === undefined || wanted.some((id) => TOOLS[id as ToolId].input.kinds.includes("pdf"));
   const takesImage =
-    wanted === undefined || wanted.some((id) => !TOOLS[id as ToolId].input.kinds.includes("pdf" as never));
+    wanted === undefined ||
+    wanted.some((id) =>
+      (TOOLS[id as ToolId].input.kinds as readonly FileKind[]).some((kind) => kind in EXTENSION),
+    );
   const pdfFiles = takesPdf ? pick(corpusFiles("pdf")) : [];
   const imageFiles = takesImage ? pick(corpusFiles("img")) : [];
   console.log(`Reading references for ${pdfFiles.length} PDFs and ${imageFiles.length} images…`);

@@ -256,7 +256,10 @@ function scanJpeg(doc: mupdf.PDFDocument, index: number, scale: number): PageIma
       strokeText: drawing,
       clipText: drawing,
       clipStrokeText: drawing,
-      fillShade: drawing,
+      fillShade: (shade) => {
+        forgetBorrowedShade(shade);
+        other = true;
+      },
       fillImageMask: drawing,
       clipImageMask: drawing,
       beginMask: drawing,
@@ -291,6 +294,18 @@ function scanJpeg(doc: mupdf.PDFDocument, index: number, scale: number): PageIma
   } finally {
     page.destroy();
   }
+}
+
+/**
+ * MuPDF.js (1.28) hands a device's `fillShade` a Shade wrapper made without taking a reference, yet
+ * drops the shading when the wrapper is collected: freed twice, MuPDF's heap is corrupted and a
+ * later job in the same runner traps ("memory access out of bounds"). The wrapper is unregistered
+ * from its finalizer and emptied at once, so that only MuPDF drops the shading it owns.
+ */
+function forgetBorrowedShade(shade: mupdf.Shade): void {
+  const finalizer = (mupdf.Shade as unknown as { _finalizer?: FinalizationRegistry<unknown> })._finalizer;
+  finalizer?.unregister(shade);
+  (shade as unknown as { pointer: number }).pointer = 0;
 }
 
 /**

@@ -59,8 +59,8 @@ export function withEncryption(options: string): string {
 /**
  * MuPDF's C layer throws plain errors; such a failure on a file that opened is damage inside it
  * (or memory). A TypeError, RangeError or ReferenceError comes from JavaScript, ours or MuPDF.js's
- * (a method called on a missing object): a defect of the program, answered INTERNAL and logged
- * with its name, never blamed on the file. `job` names the work in the English message ("merge").
+ * (a method called on a missing object), a WebAssembly trap from MuPDF itself: a defect of the
+ * program, answered INTERNAL and logged with its name, never blamed on the file. `job` names the work in the English message ("merge").
  */
 export function asPdfJobError(error: unknown, job: string, context: Record<string, number>): AppError {
   if (error instanceof AppError) return error;
@@ -72,9 +72,17 @@ export function asPdfJobError(error: unknown, job: string, context: Record<strin
   return new AppError("PDF_DAMAGED", "A PDF has damaged content that cannot be copied.", context, detail);
 }
 
-/** Errors raised by JavaScript code rather than reported by MuPDF about the file. */
+/**
+ * Errors raised by JavaScript code rather than reported by MuPDF about the file, and WebAssembly
+ * traps (MuPDF's own defect, or a heap corrupted earlier: never the file's fault).
+ */
 export function isProgramError(error: unknown): boolean {
-  return error instanceof TypeError || error instanceof RangeError || error instanceof ReferenceError;
+  return (
+    error instanceof TypeError ||
+    error instanceof RangeError ||
+    error instanceof ReferenceError ||
+    error instanceof WebAssembly.RuntimeError
+  );
 }
 
 /**

@@ -107,4 +107,10 @@ describe("asPdfJobError", () => {
       "JOB_OUT_OF_MEMORY",
     );
   });
+
+  it("answers a WebAssembly trap in MuPDF as INTERNAL, never as a damaged file", () => {
+    const trap = asPdfJobError(new WebAssembly.RuntimeError("table index is out of bounds"), "ocr", {});
+    expect(trap.code).toBe("INTERNAL");
+    expect(trap.detail).toContain("RuntimeError: table index is out of bounds");
+  });
 });
