@@ -70,7 +70,13 @@ export async function withStack<T>(
   const wranglerConfig = options.raiseLimits ? raisedLimitsConfig() : undefined;
   const port = 18_000 + Math.floor(Math.random() * 500) * 2;
   try {
-    const stack = await startStack({ port, converterPort: port + 1, persistTo, quiet: process.env.BENCH_STACK_LOGS === undefined, wranglerConfig });
+    const stack = await startStack({
+      port,
+      converterPort: port + 1,
+      persistTo,
+      quiet: process.env.BENCH_STACK_LOGS === undefined,
+      wranglerConfig,
+    });
     try {
       return await body(stack.url, stack);
     } finally {
