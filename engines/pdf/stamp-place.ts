@@ -308,8 +308,13 @@ export function scanContent(content: string): {
     } else {
       let stop = i + 1;
       while (stop < end && !WHITE.has(content.charAt(stop)) && !DELIMITERS.has(content.charAt(stop))) stop++;
-      const token = content.slice(i, stop);
-      i = stop;
+      let token = content.slice(i, stop);
+      if (/[0-9+\-.]/.test(c)) {
+        // A number ends where its digits do, as Poppler reads it: "1e2" is the number 1, then the
+        // operator e2 (sci-notation.pdf: "/F1 1e2 Tf" leaves Tf no operand).
+        token = token.slice(0, Math.max(1, /^[+-]*\d*\.?\d*/.exec(token)?.[0].length ?? 0));
+      }
+      i += token.length;
       if (open.length > 0) continue;
       if (c === "/" || /[0-9+\-.]/.test(c) || OBJECT_KEYWORDS.has(token)) {
         operands++;

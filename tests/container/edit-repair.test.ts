@@ -147,44 +147,53 @@ describe("stamps on a page whose content gives an operator too few operands", ()
   it("finds the first operator short of operands, counting arrays, dictionaries and keywords as one", () => {
     expect(scanContent("BT undefined 10 Tf /F1 24 Tf 72 700 Td (a) Tj ET").shortOperator).toBe("Tf");
     expect(scanContent("0 0 m 10 l 5 5 l").shortOperator).toBe("l");
+    // A number in exponent notation (sci-notation.pdf): 1, then the operator e2.
+    expect(scanContent("BT /F1 1e2 Tf ET").shortOperator).toBe("Tf");
+    expect(scanContent("BT /F1 1.5 Tf -.5 +2. Td ET").shortOperator).toBeUndefined();
     const sound =
       "/P << /MCID 0 /A [1 2] >> BDC BT /F1 9 Tf [(a) -5 <62>] TJ ET EMC 1 0 0 RG true 1 Tz " +
       "/Cs cs 0.5 scn 0 0 1 1 re f BI /W 1 /H 1 ID x EI 1 1 1 rg";
     expect(scanContent(sound).shortOperator).toBeUndefined();
   });
 
-  // issue2391-1.pdf of the wide corpus (GNU Enscript through Ghostscript): "undefined 10 Tf".
-  // Poppler stops reading the page's content there: the number and watermark drawn after it in the
-  // same content were never read. Ghostscript and MuPDF draw the rest of the page.
-  const content = "BT undefined 10 Tf /F1 24 Tf 72 700 Td (Kept text) Tj ET 0 0 1 rg 100 300 200 100 re f";
-  const page = () => [pdfInput("short.pdf", pageOf(content))];
+  // Poppler stops reading the page's content at the short operator: the number and watermark
+  // drawn after it in the same content were never read. Ghostscript and MuPDF draw the rest.
+  describe.each([
+    // issue2391-1.pdf of the wide corpus (GNU Enscript through Ghostscript).
+    ["an unknown word for the font's name", "BT undefined 10 Tf /F1 24 Tf 72 700 Td (Kept text) Tj ET"],
+    // sci-notation.pdf: Poppler reads 1e2 as 1, then an operator e2.
+    ["a font size in exponent notation", "BT /F1 24 Tf 72 700 Td (Kept text) Tj ET BT /F1 1e2 Tf (x) Tj ET"],
+  ])("(%s)", (_, text) => {
+    const content = `${text} 0 0 1 rg 100 300 200 100 re f`;
+    const page = () => [pdfInput("short.pdf", pageOf(content))];
 
-  it("draws page numbers Poppler reads, the rest of the page drawn as before", async () => {
-    const numbered = await addPageNumbers(page(), numbersTool.options.parse({ start: "9301" }), noProgress);
-    expect(popplerPageTexts(numbered.bytes)[0]).toContain("9301");
-    // The number sits at the bottom: above it, MuPDF draws every pixel as it did (text and box).
-    const [before, after] = [greyRows(pageOf(content)), greyRows(numbered.bytes)];
-    expect(
-      before
-        .slice(0, 780)
-        .flat()
-        .filter((value) => value < 128).length,
-    ).toBeGreaterThan(1000);
-    expect(after.slice(0, 780)).toEqual(before.slice(0, 780));
-  });
+    it("draws page numbers Poppler reads, the rest of the page drawn as before", async () => {
+      const numbered = await addPageNumbers(page(), numbersTool.options.parse({ start: "9301" }), noProgress);
+      expect(popplerPageTexts(numbered.bytes)[0]).toContain("9301");
+      // The number sits at the bottom: above it, MuPDF draws every pixel as it did (text and box).
+      const [before, after] = [greyRows(pageOf(content)), greyRows(numbered.bytes)];
+      expect(
+        before
+          .slice(0, 780)
+          .flat()
+          .filter((value) => value < 128).length,
+      ).toBeGreaterThan(1000);
+      expect(after.slice(0, 780)).toEqual(before.slice(0, 780));
+    });
 
-  it("draws the watermark Poppler reads, over or under the page's content", async () => {
-    for (const layer of ["over", "under"]) {
-      const options = watermarkTool.options.parse({
-        text: "गोपनीय",
-        layer,
-        position: "top-right",
-        rotation: "0",
-      });
-      const marked = await addWatermark(page(), options, noProgress);
-      expect(popplerPageTexts(marked.bytes)[0]).toContain("गोपनीय");
-      // The mark sits at the top right: below it, the page as MuPDF drew it before.
-      expect(greyRows(marked.bytes).slice(200)).toEqual(greyRows(pageOf(content)).slice(200));
-    }
+    it("draws the watermark Poppler reads, over or under the page's content", async () => {
+      for (const layer of ["over", "under"]) {
+        const options = watermarkTool.options.parse({
+          text: "गोपनीय",
+          layer,
+          position: "top-right",
+          rotation: "0",
+        });
+        const marked = await addWatermark(page(), options, noProgress);
+        expect(popplerPageTexts(marked.bytes)[0]).toContain("गोपनीय");
+        // The mark sits at the top right: below it, the page as MuPDF drew it before.
+        expect(greyRows(marked.bytes).slice(200)).toEqual(greyRows(pageOf(content)).slice(200));
+      }
+    });
   });
 });
