@@ -3,8 +3,10 @@
  * real stack, on every file of that kind in ../shared/corpus-wide (937 PDFs from PDF.js's test suite,
  * 494 images from sharp's fixtures), or on a seeded sample, a few jobs at a time with a time limit
  * per file. Each outcome is judged independently of our code:
- * - valid: the output passes its check (`qpdf --check` and the expected page count for PDFs, sharp
- *   reads each image with the source's size after EXIF orientation, DOCX/XLSX hold their main part);
+ * - valid: the output passes its check (`qpdf --check` and the expected page count for PDFs; the
+ *   stamp and the page's words read by pdftotext for page numbers and watermark; order, turn and
+ *   each checked page's text or drawing for organize; sharp reads each image with the source's
+ *   size after EXIF orientation, DOCX/XLSX hold their main part);
  * - agreed: a named error a reference confirms (`pdfinfo` fails too for PDF_DAMAGED, asks for a
  *   password for PDF_ENCRYPTED; sharp cannot decode it for IMAGE_DAMAGED; the reference's size is
  *   over the limit for IMAGE_TOO_LARGE; …);
@@ -411,6 +413,25 @@ async function checkOrganized(out: Uint8Array, input: Uint8Array, pages: number)
   return samePage(out, 2, input, second);
 }
 
+/**
+ * A stamped output (page numbers, watermark): on its first and last pages pdftotext reads the
+ * stamp, and every word it read there before (nothing of the page's text lost or cut apart).
+ */
+async function checkStamped(
+  out: Uint8Array,
+  input: Uint8Array,
+  pages: number,
+  stamp: (page: number) => string,
+): Promise<string | null> {
+  for (const page of new Set([1, pages])) {
+    const text = await pageText(out, page);
+    if (!text.includes(stamp(page))) return `pdftotext finds no ${stamp(page)} on page ${page}`;
+    const lost = (await pageText(input, page)).split(" ").find((word) => !text.includes(word));
+    if (lost !== undefined) return `pdftotext no longer finds "${lost.slice(0, 40)}" on page ${page}`;
+  }
+  return null;
+}
+
 /** The sweep's Hindi watermark, and the first number page numbers writes. */
 export const SWEEP_WATERMARK = "गोपनीय";
 export const SWEEP_FIRST_NUMBER = 9301;
@@ -558,29 +579,20 @@ function pdfJobs(file: string, reference: PdfReference): SweepJob[] {
       path: TOOLS["page-numbers"].endpoint.path,
       form: () =>
         taskForm("file", [pdf(bytes())], { start: `${SWEEP_FIRST_NUMBER}`, position: "bottom-right" }),
-      check: async (out) => {
-        const problem = await checkPdf(out, pages, reference.clean);
-        if (problem || pages === undefined || !reference.textReadable) return problem;
-        for (const page of new Set([1, pages])) {
-          const number = `${SWEEP_FIRST_NUMBER + page - 1}`;
-          if (!(await pageText(out, page)).includes(number))
-            return `pdftotext finds no ${number} on page ${page}`;
-        }
-        return null;
-      },
+      check: async (out) =>
+        (await checkPdf(out, pages, reference.clean)) ??
+        (pages === undefined || !reference.textReadable
+          ? null
+          : checkStamped(out, bytes(), pages, (page) => `${SWEEP_FIRST_NUMBER + page - 1}`)),
     },
     watermark: {
       path: TOOLS.watermark.endpoint.path,
       form: () => taskForm("file", [pdf(bytes())], { text: SWEEP_WATERMARK }),
-      check: async (out) => {
-        const problem = await checkPdf(out, pages, reference.clean);
-        if (problem || pages === undefined || !reference.textReadable) return problem;
-        for (const page of new Set([1, pages])) {
-          if (!(await pageText(out, page)).includes(SWEEP_WATERMARK))
-            return `pdftotext finds no ${SWEEP_WATERMARK} on page ${page}`;
-        }
-        return null;
-      },
+      check: async (out) =>
+        (await checkPdf(out, pages, reference.clean)) ??
+        (pages === undefined || !reference.textReadable
+          ? null
+          : checkStamped(out, bytes(), pages, () => SWEEP_WATERMARK)),
     },
     protect: {
       path: TOOLS.protect.endpoint.path,
