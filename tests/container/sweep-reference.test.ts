@@ -1,12 +1,13 @@
 /**
- * The sweep's reading of a PDF by other programs (bench/sweep.ts): the pages pdfinfo reads, and a
- * report that keeps the last result of each tool on each file.
+ * The sweep's reading of a PDF by other programs (bench/sweep.ts): the pages pdfinfo reads, the
+ * characters a stamped page must keep, and a report that keeps the last result of each tool on
+ * each file.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { lastResults, pdfReference, type SweepResult } from "../../bench/sweep.ts";
+import { lastResults, missingCharacters, pdfReference, type SweepResult } from "../../bench/sweep.ts";
 import { pdfOfObjects } from "../worker/fixtures.ts";
 
 const folder = mkdtempSync(join(tmpdir(), "sweep-reference-"));
@@ -74,5 +75,14 @@ describe("a sweep report", () => {
       "watermark a.pdf valid",
       "watermark b.pdf valid",
     ]);
+  });
+});
+
+describe("the characters a stamped page must keep", () => {
+  it("allows lines split differently and the stamp added, not a character lost", () => {
+    expect(missingCharacters("er es Lorem", "e गोपनीय e r s Lorem 9301")).toBe("");
+    expect(missingCharacters("Lorem ipsum", "Lorem ipsu 9301")).toBe("m");
+    // As many times: a repeated word read once has lost its second copy.
+    expect(missingCharacters("aa aa", "aa")).toBe("aa");
   });
 });
