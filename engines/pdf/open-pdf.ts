@@ -1,9 +1,18 @@
 import * as mupdf from "mupdf";
 import { AppError } from "../../contract/index.ts";
 
+/** How many errors MuPDF has reported (a syntax error in an object it loads, …), ever. */
+let reportedErrors = 0;
+
 // MuPDF prints warnings and errors to stderr by default, and they can quote document content:
-// the product never logs content, so they are dropped (failures still surface as exceptions).
-mupdf.setLog({ warning: () => {}, error: () => {} });
+// the product never logs content, so they are dropped (failures still surface as exceptions);
+// errors are only counted.
+mupdf.setLog({
+  warning: () => {},
+  error: () => {
+    reportedErrors++;
+  },
+});
 
 /**
  * Opens one input PDF with the rules every PDF tool shares. MuPDF repairs broken cross-reference
@@ -65,9 +74,11 @@ export function openPdfDocument(bytes: Uint8Array, fileIndex: number): mupdf.PDF
  * cannot be loaded is left to the save, which reports it. About 12 µs an object. Loaded by asking
  * whether it is a stream, not with resolve(): a stream resolved through MuPDF.js whose dictionary
  * refers to another object came out of the compacting save as a dictionary without its stream
- * (endchar.pdf's form XObject, issue13242.pdf's CMap: the page lost its text).
+ * (endchar.pdf's form XObject, issue13242.pdf's CMap: the page lost its text). Returns how many
+ * objects MuPDF could not parse (it reports an error and takes each for null).
  */
-export function loadEveryObject(pdf: mupdf.PDFDocument): void {
+export function loadEveryObject(pdf: mupdf.PDFDocument): number {
+  const before = reportedErrors;
   const count = pdf.countObjects();
   for (let number = 1; number < count; number++) {
     try {
@@ -76,6 +87,7 @@ export function loadEveryObject(pdf: mupdf.PDFDocument): void {
       if (isOutOfMemory(error)) throw error;
     }
   }
+  return reportedErrors - before;
 }
 
 /**

@@ -76,27 +76,63 @@ function referringFormPdf(): Uint8Array {
 // Loading every object with MuPDF.js's resolve() before the compacting save wrote such a form as a
 // dictionary without its stream: the page's text was gone (16 files of the wide corpus).
 describe("an in-place edit of a page whose form XObject refers to another object", () => {
-  const page = () => [pdfInput("form.pdf", referringFormPdf())];
-
   it("keeps the form's text under page numbers, the watermark and organize's turn", async () => {
-    expect(popplerPageTexts(referringFormPdf())[0]).toBe("Kept text");
-    const numbered = await addPageNumbers(page(), numbersTool.options.parse({ start: "9301" }), noProgress);
-    expect(popplerPageTexts(numbered.bytes)[0]).toContain("Kept text");
-    const marked = await addWatermark(page(), watermarkTool.options.parse({ text: "DRAFT" }), noProgress);
-    expect(popplerPageTexts(marked.bytes)[0]).toContain("Kept text");
-    const turned = await organizePdf(page(), { order: "1@90" }, noProgress);
-    expect(popplerPageTexts(turned.bytes)[0]).toContain("Kept text");
+    await keepsTextUnderEveryTool(referringFormPdf);
   });
 });
 
-/** A one-page PDF of `content` in Helvetica. */
-function pageOf(content: string): Uint8Array {
+/** One page of text whose font's name holds a space: "/BaseFont /Helvetica Bold" (a bare word). */
+const spacedFontNamePdf = () =>
+  pageOf(
+    "BT /F1 24 Tf 72 700 Td (Kept text) Tj ET",
+    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica Bold /Encoding /WinAnsiEncoding >>",
+  );
+
+/** Page numbers, the watermark and organize's turn on `bytes` keep the page's "Kept text". */
+async function keepsTextUnderEveryTool(bytes: () => Uint8Array): Promise<void> {
+  const page = () => [pdfInput("page.pdf", bytes())];
+  expect(popplerPageTexts(bytes())[0]).toBe("Kept text");
+  const numbered = await addPageNumbers(page(), numbersTool.options.parse({ start: "9301" }), noProgress);
+  expect(popplerPageTexts(numbered.bytes)[0]).toContain("Kept text");
+  expect(popplerPageTexts(numbered.bytes)[0]).toContain("9301");
+  const marked = await addWatermark(page(), watermarkTool.options.parse({ text: "DRAFT" }), noProgress);
+  expect(popplerPageTexts(marked.bytes)[0]).toContain("Kept text");
+  const turned = await organizePdf(page(), { order: "1@90" }, noProgress);
+  expect(popplerPageTexts(turned.bytes)[0]).toContain("Kept text");
+}
+
+// issue11549_reduced.pdf of the wide corpus ("/BaseFont /AASGAA+Arial,Unicode MS"): MuPDF cannot
+// parse the font's dictionary and wrote the page without its font; Poppler and qpdf read it.
+describe("an in-place edit of a PDF holding an object MuPDF cannot parse", () => {
+  const page = () => [pdfInput("spaced.pdf", spacedFontNamePdf())];
+
+  it("works on qpdf's copy, the page's text kept", async () => {
+    await keepsTextUnderEveryTool(spacedFontNamePdf);
+    const numbered = await addPageNumbers(page(), numbersTool.options.parse({ start: "9301" }), noProgress);
+    expect(numbered.facts).toMatchObject({ repaired_files: 1 });
+  });
+
+  it("leaves a sound file as MuPDF reads it (no repair reported)", async () => {
+    const numbered = await addPageNumbers(
+      [pdfInput("sound.pdf", pageOf("BT /F1 24 Tf 72 700 Td (Kept text) Tj ET"))],
+      numbersTool.options.parse({ start: "9301" }),
+      noProgress,
+    );
+    expect(numbered.facts).not.toHaveProperty("repaired_files");
+  });
+});
+
+/** A one-page PDF of `content` in Helvetica (or the font dictionary given). */
+function pageOf(
+  content: string,
+  font = "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+): Uint8Array {
   return pdfOfObjects([
     "<< /Type /Catalog /Pages 2 0 R >>",
     "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
     "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
     `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
-    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    font,
   ]);
 }
 
