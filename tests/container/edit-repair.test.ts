@@ -74,7 +74,7 @@ function referringFormPdf(): Uint8Array {
 }
 
 // Loading every object with MuPDF.js's resolve() before the compacting save wrote such a form as a
-// dictionary without its stream: the page's text was gone (16 files of the wide corpus).
+// dictionary without its stream: the page's text was gone (14 files of the wide corpus).
 describe("an in-place edit of a page whose form XObject refers to another object", () => {
   it("keeps the form's text under page numbers, the watermark and organize's turn", async () => {
     await keepsTextUnderEveryTool(referringFormPdf);
