@@ -3,8 +3,10 @@
  * real stack, on every file of that kind in ../shared/corpus-wide (937 PDFs from PDF.js's test suite,
  * 494 images from sharp's fixtures), or on a seeded sample, a few jobs at a time with a time limit
  * per file. Each outcome is judged independently of our code:
- * - valid: the output passes its check (`qpdf --check` and the expected page count for PDFs, sharp
- *   reads each image with the source's size after EXIF orientation, DOCX/XLSX hold their main part);
+ * - valid: the output passes its check (`qpdf --check` and the expected page count for PDFs; the
+ *   stamp and the page's characters read by pdftotext for page numbers and watermark; order, turn and
+ *   each checked page's text or drawing for organize; sharp reads each image with the source's
+ *   size after EXIF orientation, DOCX/XLSX hold their main part);
  * - agreed: a named error a reference confirms (`pdfinfo` fails too for PDF_DAMAGED, asks for a
  *   password for PDF_ENCRYPTED; sharp cannot decode it for IMAGE_DAMAGED; the reference's size is
  *   over the limit for IMAGE_TOO_LARGE; …);
@@ -17,6 +19,7 @@
  *                          [--match REGEX] [--out results.jsonl]
  *   npm run bench:sweep -- --report results.jsonl [--report more.jsonl]
  *
+ * A report keeps the last result of each tool on each file (a re-run after a fix replaces it).
  * `--sample N` takes N PDFs and N images (the same ones for a given seed); without it every file.
  */
 import { execFile } from "node:child_process";
@@ -185,12 +188,24 @@ export async function pdfReference(file: string): Promise<PdfReference> {
 /** Files of more pages have their count taken as pdfinfo gives it (listing each page is slow). */
 const MAX_SIZED_PAGES = 2000;
 
-/** How many of the first `count` pages pdfinfo lists with a size other than 0 × 0. */
+/**
+ * How many of the first `count` pages pdfinfo reads: those it lists with a size other than 0 × 0,
+ * or with a media box of some area (a crop box outside the media box, as in
+ * boundingBox_invalid.pdf, gives a readable page the size 0 × 0; a page it cannot read has no box).
+ */
 async function sizedPages(file: string, count: number): Promise<number> {
-  const list = await exec("pdfinfo", ["-f", "1", "-l", String(count), file]);
-  const sizes = [...list.stdout.matchAll(/^Page\s+\d+\s+size:\s+([\d.]+) x ([\d.]+)/gm)];
+  const list = await exec("pdfinfo", ["-box", "-f", "1", "-l", String(count), file]);
+  const sizes = [...list.stdout.matchAll(/^Page\s+(\d+)\s+size:\s+([\d.]+) x ([\d.]+)/gm)];
   if (sizes.length === 0) return count;
-  return sizes.filter(([, width, height]) => Number(width) > 0 && Number(height) > 0).length;
+  const boxed = new Set<string>();
+  for (const [, page, x0, y0, x1, y1] of list.stdout.matchAll(
+    /^Page\s+(\d+)\s+MediaBox:\s+([-\d.]+)\s+([-\d.]+)\s+([-\d.]+)\s+([-\d.]+)/gm,
+  )) {
+    if (Number(x1) !== Number(x0) && Number(y1) !== Number(y0)) boxed.add(page ?? "");
+  }
+  return sizes.filter(
+    ([, page, width, height]) => (Number(width) > 0 && Number(height) > 0) || boxed.has(page ?? ""),
+  ).length;
 }
 
 async function qpdfProblem(bytes: Uint8Array, password?: string): Promise<string | null> {
@@ -360,17 +375,83 @@ export function sweepOrder(pages: number): string {
   return `${pages}@90,2-${pages - 1},1`;
 }
 
-/** Organize's output: the page count, the first page turned by 90° more than the source's last, the last page's text the first's. */
+/** One page (1-based) as pdftoppm draws it in grey at 9 dpi: a page's look when it has no text. */
+async function pageDrawing(bytes: Uint8Array, page: number): Promise<string> {
+  const image = join(scratch, `${++scratchCount}`);
+  const args = ["-f", `${page}`, "-l", `${page}`, "-r", "9", "-gray", "-singlefile", "{}", image];
+  try {
+    const result = await execOn("pdftoppm", args, bytes);
+    if (result.code !== 0) return `pdftoppm failed: ${result.stderr.trim()}`;
+    return readFileSync(`${image}.pgm`).toString("base64");
+  } finally {
+    rmSync(`${image}.pgm`, { force: true });
+  }
+}
+
+/** null when page `at` of `out` is page `from` of `input`: the same text, or without text the same drawing. */
+async function samePage(
+  out: Uint8Array,
+  at: number,
+  input: Uint8Array,
+  from: number,
+): Promise<string | null> {
+  const [source, moved] = [await pageText(input, from), await pageText(out, at)];
+  if (source !== moved)
+    return `page ${at} reads "${moved.slice(0, 60)}", source page ${from} "${source.slice(0, 60)}"`;
+  if (source !== "") return null;
+  return (await pageDrawing(input, from)) === (await pageDrawing(out, at))
+    ? null
+    : `page ${at} (no text) is drawn unlike source page ${from}`;
+}
+
+/**
+ * Organize's output of sweepOrder: the first page turned by 90° more than the source's last; the
+ * last page the source's first, and the second the one the order puts there (the source's
+ * second-to-last, or past the API's field its second): by text, or by drawing for a page without.
+ */
 async function checkOrganized(out: Uint8Array, input: Uint8Array, pages: number): Promise<string | null> {
   const [before, after] = [await pageRotation(input, pages), await pageRotation(out, 1)];
   if (before === undefined || after !== (before + 90) % 360)
     return `page 1 turned ${after}°, expected ${before === undefined ? "?" : (before + 90) % 360}°`;
-  if (pages > 1) {
-    const [first, last] = [await pageText(input, 1), await pageText(out, pages)];
-    if (first !== last)
-      return `page ${pages} reads "${last.slice(0, 60)}", source page 1 "${first.slice(0, 60)}"`;
+  if (pages === 1) return null;
+  const moved = await samePage(out, pages, input, 1);
+  if (moved !== null || pages === 2) return moved;
+  const second = sweepOrder(pages).split(",")[1] === `2-${pages - 1}` ? 2 : pages - 1;
+  return samePage(out, 2, input, second);
+}
+
+/**
+ * A stamped output (page numbers, watermark): on its first and last pages pdftotext reads the
+ * stamp, and every character it read there before, as many times (nothing of the page's text
+ * lost). Characters, not words: text added across a page (the watermark's) makes pdftotext's
+ * layout split some lines differently ("er" beside the mark read as "e", then "r" further on).
+ */
+async function checkStamped(
+  out: Uint8Array,
+  input: Uint8Array,
+  pages: number,
+  stamp: (page: number) => string,
+): Promise<string | null> {
+  for (const page of new Set([1, pages])) {
+    const text = await pageText(out, page);
+    if (!text.includes(stamp(page))) return `pdftotext finds no ${stamp(page)} on page ${page}`;
+    const lost = missingCharacters(await pageText(input, page), text);
+    if (lost !== "") return `pdftotext no longer finds "${lost.slice(0, 40)}" on page ${page}`;
   }
   return null;
+}
+
+/** The characters of `before` (white space aside) that `after` holds fewer times, in order. */
+export function missingCharacters(before: string, after: string): string {
+  const counts = new Map<string, number>();
+  for (const character of after) counts.set(character, (counts.get(character) ?? 0) + 1);
+  let missing = "";
+  for (const character of before.replace(/\s/g, "")) {
+    const left = counts.get(character) ?? 0;
+    if (left === 0) missing += character;
+    else counts.set(character, left - 1);
+  }
+  return missing;
 }
 
 /** The sweep's Hindi watermark, and the first number page numbers writes. */
@@ -533,29 +614,20 @@ function pdfJobs(file: string, reference: PdfReference): SweepJob[] {
       path: TOOLS["page-numbers"].endpoint.path,
       form: () =>
         taskForm("file", [pdf(bytes())], { start: `${SWEEP_FIRST_NUMBER}`, position: "bottom-right" }),
-      check: async (out) => {
-        const problem = await checkPdf(out, pages, reference.clean);
-        if (problem || pages === undefined || !reference.textReadable) return problem;
-        for (const page of new Set([1, pages])) {
-          const number = `${SWEEP_FIRST_NUMBER + page - 1}`;
-          if (!(await pageText(out, page)).includes(number))
-            return `pdftotext finds no ${number} on page ${page}`;
-        }
-        return null;
-      },
+      check: async (out) =>
+        (await checkPdf(out, pages, reference.clean)) ??
+        (pages === undefined || !reference.textReadable
+          ? null
+          : checkStamped(out, bytes(), pages, (page) => `${SWEEP_FIRST_NUMBER + page - 1}`)),
     },
     watermark: {
       path: TOOLS.watermark.endpoint.path,
       form: () => taskForm("file", [pdf(bytes())], { text: SWEEP_WATERMARK }),
-      check: async (out) => {
-        const problem = await checkPdf(out, pages, reference.clean);
-        if (problem || pages === undefined || !reference.textReadable) return problem;
-        for (const page of new Set([1, pages])) {
-          if (!(await pageText(out, page)).includes(SWEEP_WATERMARK))
-            return `pdftotext finds no ${SWEEP_WATERMARK} on page ${page}`;
-        }
-        return null;
-      },
+      check: async (out) =>
+        (await checkPdf(out, pages, reference.clean)) ??
+        (pages === undefined || !reference.textReadable
+          ? null
+          : checkStamped(out, bytes(), pages, () => SWEEP_WATERMARK)),
     },
     protect: {
       path: TOOLS.protect.endpoint.path,
@@ -899,6 +971,17 @@ export async function runPool<T, R>(
   return results;
 }
 
+/** The last result of each tool on each file: a re-run (`--match`) after a fix replaces the earlier one. */
+export function lastResults(results: readonly SweepResult[]): SweepResult[] {
+  const last = new Map<string, SweepResult>();
+  for (const result of results) {
+    const key = `${result.tool}\u0000${result.file}`;
+    last.delete(key);
+    last.set(key, result);
+  }
+  return [...last.values()];
+}
+
 export function printTable(results: readonly SweepResult[]): void {
   const tools = [...new Set(results.map((r) => r.tool))].sort();
   const rows = tools.map((tool) => {
@@ -946,7 +1029,7 @@ async function main(): Promise<void> {
   });
   if (values.report !== undefined) {
     const lines = values.report.flatMap((file) => readFileSync(file, "utf8").split("\n").filter(Boolean));
-    printTable(lines.map((line) => JSON.parse(line) as SweepResult));
+    printTable(lastResults(lines.map((line) => JSON.parse(line) as SweepResult)));
     return;
   }
   if (!existsSync(WIDE_CORPUS)) {

@@ -1,9 +1,18 @@
 import * as mupdf from "mupdf";
 import { AppError } from "../../contract/index.ts";
 
+/** How many errors MuPDF has reported (a syntax error in an object it loads, …), ever. */
+let reportedErrors = 0;
+
 // MuPDF prints warnings and errors to stderr by default, and they can quote document content:
-// the product never logs content, so they are dropped (failures still surface as exceptions).
-mupdf.setLog({ warning: () => {}, error: () => {} });
+// the product never logs content, so they are dropped (failures still surface as exceptions);
+// errors are only counted.
+mupdf.setLog({
+  warning: () => {},
+  error: () => {
+    reportedErrors++;
+  },
+});
 
 /**
  * Opens one input PDF with the rules every PDF tool shares. MuPDF repairs broken cross-reference
@@ -62,17 +71,23 @@ export function openPdfDocument(bytes: Uint8Array, fileIndex: number): mupdf.PDF
  * makes MuPDF rebuild the table now, not while saving: a rebuild reloads the objects from the
  * file and drops the changes made to them in memory (measured: a corpus file whose object 32 was
  * misplaced came out of Add watermark, Add page numbers and Organize unchanged). An object that
- * cannot be loaded is left to the save, which reports it. About 12 µs an object.
+ * cannot be loaded is left to the save, which reports it. About 12 µs an object. Loaded by asking
+ * whether it is a stream, not with resolve(): a stream resolved through MuPDF.js whose dictionary
+ * refers to another object came out of the compacting save as a dictionary without its stream
+ * (endchar.pdf's form XObject, issue13242.pdf's CMap: the page lost its text). Returns how many
+ * objects MuPDF could not parse (it reports an error and takes each for null).
  */
-export function loadEveryObject(pdf: mupdf.PDFDocument): void {
+export function loadEveryObject(pdf: mupdf.PDFDocument): number {
+  const before = reportedErrors;
   const count = pdf.countObjects();
   for (let number = 1; number < count; number++) {
     try {
-      pdf.newIndirect(number).resolve();
+      pdf.newIndirect(number).isStream();
     } catch (error) {
       if (isOutOfMemory(error)) throw error;
     }
   }
+  return reportedErrors - before;
 }
 
 /**

@@ -106,7 +106,7 @@ const DECRYPT = ["--decrypt", "--password="];
 const hexKeyDecrypt = (key: string) => ["--decrypt", "--password-is-hex-key", `--password=${key}`];
 
 /** qpdf's copy of the bytes written with `args`, or undefined when it writes none. */
-async function qpdf(bytes: Uint8Array, args: readonly string[]): Promise<Uint8Array | undefined> {
+export async function qpdf(bytes: Uint8Array, args: readonly string[]): Promise<Uint8Array | undefined> {
   const dir = await mkdtemp(join(tmpdir(), "qpdf-"));
   try {
     const input = join(dir, "in.pdf");

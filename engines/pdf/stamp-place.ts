@@ -3,8 +3,10 @@
  * seen: positions are given on the displayed page (crop box, page rotation applied, origin top
  * left, y down), so "bottom right" is where a reader sees it on a turned page too. The page's own
  * content is wrapped in q/Q so whatever graphics state it leaves behind cannot move the stamps;
- * stamps go over the content or, for a watermark under it, before it. The page gets resources of
- * its own (a copy of those it used, possibly inherited or shared with other pages).
+ * stamps go over the content or, for a watermark under it, before it. A content that gives an
+ * operator fewer operands than it takes is drawn from a form XObject of its own: Poppler stops
+ * reading a content stream there, and would never reach the stamps after it. The page gets
+ * resources of its own (a copy of those it used, possibly inherited or shared with other pages).
  */
 import * as mupdf from "mupdf";
 
@@ -89,7 +91,8 @@ export function drawStamps(
 ): void {
   if (stamps.length === 0) return;
   const page = doc.findPage(index);
-  const resources = copyDictionary(doc, page.getInheritable("Resources"));
+  const ownResources = page.getInheritable("Resources");
+  const resources = copyDictionary(doc, ownResources);
   const xobjects = copyDictionary(doc, resources.get("XObject"));
   const states = copyDictionary(doc, resources.get("ExtGState"));
   let state = "";
@@ -113,9 +116,6 @@ export function drawStamps(
     const mode = stamp.invisible === true ? "3 Tr " : "";
     drawn.push(`q ${mode}${stamp.matrix.map(number).join(" ")} cm /${name} Do Q`);
   }
-  resources.put("XObject", xobjects);
-  if (state !== "") resources.put("ExtGState", states);
-  page.put("Resources", resources);
   const stampContent = `q ${state === "" ? "" : `/${state} gs `}\n${drawn.join("\n")}\nQ\n`;
   const original = page.get("Contents");
   const parts: mupdf.PDFObject[] = [];
@@ -127,40 +127,145 @@ export function drawStamps(
   // stamps, balanced or not, nor its syntax swallow them.
   // Bytes as Latin-1 characters: a string of text converted to UTF-8 stops at the first NUL (TCPDF's
   // two-byte strings, issue2074.pdf: the rest of the page was not read, a string seen open).
-  const { unmatched, left, closing } = stateBalance(
-    parts.map((part) => LATIN1.decode(part.readStream().asUint8Array())).join("\n"),
-  );
-  const open = "q\n".repeat(1 + unmatched);
-  const close = `\n${closing === "" ? "" : `${closing}\n`}${"Q\n".repeat(1 + left)}`;
-  const contents = options.under
-    ? [stream(stampContent), stream(open), ...parts, stream(close)]
-    : [stream(open), ...parts, stream(`${close}${stampContent}`)];
+  const bytes = parts.map((part) => part.readStream().asUint8Array());
+  const scan = scanContent(bytes.map((part) => LATIN1.decode(part)).join("\n"));
+  const open = "q\n".repeat(1 + scan.unmatched);
+  const close = `\n${scan.closing === "" ? "" : `${scan.closing}\n`}${"Q\n".repeat(1 + scan.left)}`;
+  let contents: mupdf.PDFObject[];
+  if (scan.shortOperator !== undefined) {
+    // Issue2391-1.pdf ("undefined 10 Tf"): Poppler ends the content stream at the short operator,
+    // the page's streams read as one; a form's stream ends only itself.
+    const name = freeName(xobjects, "Content");
+    xobjects.put(name, contentForm(doc, ownResources, [ASCII.encode(open), ...bytes, ASCII.encode(close)]));
+    const drawPage = stream(`q /${name} Do Q\n`);
+    contents = options.under ? [stream(stampContent), drawPage] : [drawPage, stream(stampContent)];
+  } else {
+    contents = options.under
+      ? [stream(stampContent), stream(open), ...parts, stream(close)]
+      : [stream(open), ...parts, stream(`${close}${stampContent}`)];
+  }
+  resources.put("XObject", xobjects);
+  if (state !== "") resources.put("ExtGState", states);
+  page.put("Resources", resources);
   const array = doc.newArray();
   for (const part of contents) array.push(part);
   page.put("Contents", array);
 }
 
 const LATIN1 = new TextDecoder("latin1");
+const ASCII = new TextEncoder();
+
+/**
+ * A form XObject drawing `parts` (a page's content streams, decoded) with the page's resources,
+ * in the page's own space: its box the largest the PDF format allows, so it clips nothing.
+ */
+function contentForm(
+  doc: mupdf.PDFDocument,
+  resources: mupdf.PDFObject,
+  parts: readonly Uint8Array[],
+): mupdf.PDFObject {
+  const joined = new Uint8Array(parts.reduce((sum, part) => sum + part.length + 1, 0));
+  let at = 0;
+  for (const part of parts) {
+    joined.set(part, at);
+    joined[at + part.length] = 0x0a;
+    at += part.length + 1;
+  }
+  const form = doc.newDictionary();
+  form.put("Type", doc.newName("XObject"));
+  form.put("Subtype", doc.newName("Form"));
+  const box = doc.newArray();
+  for (const value of [-32767, -32767, 32767, 32767]) box.push(value);
+  form.put("BBox", box);
+  if (resources.isDictionary()) form.put("Resources", resources);
+  return doc.addStream(joined, form);
+}
 
 /** White space and delimiters of PDF syntax: what ends a name, number or operator. */
 const WHITE = new Set([" ", "\n", "\r", "\t", "\f", "\0"]);
 const DELIMITERS = new Set(["(", ")", "<", ">", "[", "]", "{", "}", "/", "%"]);
 
 /**
+ * The operands each operator of PDF 2.0's table A.1 takes, for those that take a fixed number of
+ * one or more (sc, scn, SC and SCN take as many as their colour space has components).
+ */
+const OPERANDS: Readonly<Record<string, number>> = {
+  '"': 3,
+  "'": 1,
+  BDC: 2,
+  BMC: 1,
+  CS: 1,
+  DP: 2,
+  Do: 1,
+  G: 1,
+  J: 1,
+  K: 4,
+  M: 1,
+  MP: 1,
+  RG: 3,
+  TD: 2,
+  TJ: 1,
+  TL: 1,
+  Tc: 1,
+  Td: 2,
+  Tf: 2,
+  Tj: 1,
+  Tm: 6,
+  Tr: 1,
+  Ts: 1,
+  Tw: 1,
+  Tz: 1,
+  c: 6,
+  cm: 6,
+  cs: 1,
+  d: 2,
+  d0: 2,
+  d1: 6,
+  g: 1,
+  gs: 1,
+  i: 1,
+  j: 1,
+  k: 4,
+  l: 2,
+  m: 2,
+  re: 4,
+  rg: 3,
+  ri: 1,
+  sh: 1,
+  v: 4,
+  w: 1,
+  y: 4,
+};
+
+/** Keywords of PDF syntax that are objects (operands), not operators. */
+const OBJECT_KEYWORDS = new Set(["true", "false", "null"]);
+
+/**
  * How a page's content stream ends, read as a content lexer reads it (strings, comments and inline
  * image data skipped): `unmatched` restores (Q) beyond its saves (found in the wide corpus:
  * bug1157493.pdf starts with one, which popped the stamps' own save and left them drawn under the
  * page's transform, off the page); `left`, the saves open at its end counted from its lowest
- * point: after 1 + unmatched saves of ours, 1 + left restores close all; and `closing`, what ends
+ * point: after 1 + unmatched saves of ours, 1 + left restores close all; `closing`, what ends
  * a string, array or dictionary it leaves open (issue15893_reduced.pdf, whose content does not
- * decrypt to PDF syntax, opens an array: readers took the stamps drawn after it for its items).
+ * decrypt to PDF syntax, opens an array: readers took the stamps drawn after it for its items);
+ * and `shortOperator`, the first operator given fewer operands than it takes, where Poppler stops
+ * reading (issue2391-1.pdf's "undefined 10 Tf": an unknown word where the font name goes), or
+ * undefined.
  */
-export function stateBalance(content: string): { unmatched: number; left: number; closing: string } {
+export function scanContent(content: string): {
+  unmatched: number;
+  left: number;
+  closing: string;
+  shortOperator: string | undefined;
+} {
   let depth = 0;
   let lowest = 0;
   /** What closes each array and dictionary open at this point, innermost last. */
   const open: string[] = [];
   let string = "";
+  /** Operands since the last operator, at the top level (an array or dictionary counts as one). */
+  let operands = 0;
+  let shortOperator: string | undefined;
   const end = content.length;
   let i = 0;
   while (i < end) {
@@ -178,6 +283,7 @@ export function stateBalance(content: string): { unmatched: number; left: number
         else if (d === ")") nesting--;
       }
       if (nesting > 0) string = ")".repeat(nesting);
+      if (open.length === 0) operands++;
     } else if (c === "<" && content[i + 1] === "<") {
       open.push(">>");
       i += 2;
@@ -185,30 +291,44 @@ export function stateBalance(content: string): { unmatched: number; left: number
       const close = content.indexOf(">", i + 1);
       if (close < 0) string = ">";
       i = close < 0 ? end : close + 1;
+      if (open.length === 0) operands++;
     } else if (c === ">" && content[i + 1] === ">") {
       if (open.at(-1) === ">>") open.pop();
       i += 2;
+      if (open.length === 0) operands++;
     } else if (c === "[") {
       open.push("]");
       i++;
     } else if (c === "]") {
       if (open.at(-1) === "]") open.pop();
       i++;
+      if (open.length === 0) operands++;
     } else if (DELIMITERS.has(c) && c !== "/") {
       i++;
     } else {
       let stop = i + 1;
       while (stop < end && !WHITE.has(content.charAt(stop)) && !DELIMITERS.has(content.charAt(stop))) stop++;
-      const token = content.slice(i, stop);
-      i = stop;
+      let token = content.slice(i, stop);
+      if (/[0-9+\-.]/.test(c)) {
+        // A number ends where its digits do, as Poppler reads it: "1e2" is the number 1, then the
+        // operator e2 (sci-notation.pdf: "/F1 1e2 Tf" leaves Tf no operand).
+        token = token.slice(0, Math.max(1, /^[+-]*\d*\.?\d*/.exec(token)?.[0].length ?? 0));
+      }
+      i += token.length;
       if (open.length > 0) continue;
+      if (c === "/" || /[0-9+\-.]/.test(c) || OBJECT_KEYWORDS.has(token)) {
+        operands++;
+        continue;
+      }
+      if (shortOperator === undefined && operands < (OPERANDS[token] ?? 0)) shortOperator = token;
+      operands = 0;
       if (token === "q") depth++;
       else if (token === "Q") lowest = Math.min(lowest, --depth);
       else if (token === "BI") i = inlineImageEnd(content, i);
     }
   }
   const closing = [string, ...open.reverse()].filter(Boolean).join(" ");
-  return { unmatched: 0 - lowest, left: depth - lowest, closing };
+  return { unmatched: 0 - lowest, left: depth - lowest, closing, shortOperator };
 }
 
 /** Where the inline image whose BI ends at `from` ends: after its EI, or at the end of the content. */
