@@ -133,9 +133,8 @@ export interface PdfReference {
   readonly encrypted: boolean;
   /**
    * The pages pdfinfo gives a size: its count less the pages it lists as 0 × 0, which it cannot
-   * read (the loop of a cyclic page tree, a page behind a decryption that fails), unless `qpdf
-   * --check` passes without a warning and counts as many; undefined when it reads none of them or
-   * cannot open the file.
+   * read (the loop of a cyclic page tree, a page behind a decryption that fails); undefined when it
+   * reads none of them or cannot open the file.
    */
   readonly pages: number | undefined;
   /** pdfinfo opens the file and counts pages but gives none of them a size. */
@@ -159,13 +158,8 @@ export async function pdfReference(file: string): Promise<PdfReference> {
   // does not support as unencrypted garbage: "Unsupported version/revision").
   const encrypted = /password/i.test(info.stderr) || /invalid password/i.test(check.stderr);
   const counted = Number(/^Pages:\s+(\d+)/m.exec(info.stdout)?.[1] ?? Number.NaN);
-  const pdfinfoSized =
+  const sized =
     info.code === 0 && counted > 0 && counted <= MAX_SIZED_PAGES ? await sizedPages(file, counted) : counted;
-  // A page whose visible box is empty (a CropBox outside its MediaBox) is listed 0 × 0 too, yet it
-  // is a page: in a file qpdf checks without a warning, its page count stands.
-  const qpdfCount =
-    check.code === 0 ? Number.parseInt((await exec("qpdf", ["--show-npages", file])).stdout, 10) : Number.NaN;
-  const sized = Number.isFinite(qpdfCount) && qpdfCount === counted ? counted : pdfinfoSized;
   const readsNoPage = counted > 0 && sized === 0;
   // Within a job's memory (1 GiB of address space): poppler says "Out of memory" on a stream that
   // decodes to more, as a JBIG2 page of 100,000 × 100,000 does.
