@@ -1,4 +1,5 @@
 import type * as mupdf from "mupdf";
+import { withResourceCyclesCut } from "./resource-cycles.ts";
 
 const FONT_FILE_KEYS = ["FontFile", "FontFile2", "FontFile3"] as const;
 /** How deep the field tree is followed (guards against cycles in damaged files). */
@@ -16,8 +17,14 @@ const MAX_FIELD_DEPTH = 32;
  * - any other font (composite fonts reach every glyph of the program), and every form font of an
  *   XFA form (XFA names fonts in its own XML), stays whole: its font file is detached from the
  *   subsetter's view for the duration.
+ * Resource loops (a form drawing itself through others) are cut open while the subsetter runs: it
+ * follows them until MuPDF traps.
  */
 export function subsetFonts(pdf: mupdf.PDFDocument): void {
+  withResourceCyclesCut(pdf, () => subsetKeepingFormFonts(pdf));
+}
+
+function subsetKeepingFormFonts(pdf: mupdf.PDFDocument): void {
   const form = pdf.getTrailer().get("Root", "AcroForm");
   const formFonts = form.isDictionary() ? form.get("DR", "Font") : null;
   if (formFonts === null || !formFonts.isDictionary()) {
