@@ -294,6 +294,30 @@ describe("compressPdf", () => {
     expect(pageTexts(after)).toEqual(pageTexts(before));
   });
 
+  it("drops a whole embedded font from the resources of a form without fields when nothing names it", async () => {
+    const doc = new mupdf.PDFDocument();
+    const liberation = readFileSync(
+      fileURLToPath(import.meta.resolve("pdfjs-dist/standard_fonts/LiberationSans-Regular.ttf")),
+    );
+    const helvetica = doc.addSimpleFont(new mupdf.Font("Helvetica"));
+    const resources = doc.addObject({ Font: { Helv: helvetica } });
+    doc.insertPage(-1, doc.addPage([0, 0, 595, 842], 0, resources, "BT /Helv 24 Tf 72 720 Td (Hello) Tj ET"));
+    const form = doc.newDictionary();
+    form.put("Fields", doc.newArray());
+    form.put("DA", doc.newString("/Helv 0 Tf 0 g"));
+    const arial = doc.addSimpleFont(new mupdf.Font("Liberation Sans", liberation));
+    form.put("DR", doc.addObject({ Font: { Helv: helvetica, Arial: arial } }));
+    doc.getTrailer().get("Root").put("AcroForm", form);
+    const input = save(doc, "compress");
+    const { bytes } = await compress(input);
+    const [before, after] = [openPdf(input), openPdf(bytes)];
+    expect(bytes.length).toBeLessThan(input.length / 10);
+    expect(pageTexts(after)).toEqual(pageTexts(before));
+    const formFonts = after.getTrailer().get("Root", "AcroForm", "DR", "Font");
+    expect(formFonts.get("Helv").isDictionary()).toBe(true);
+    expect(formFonts.get("Arial").isNull()).toBe(true);
+  });
+
   it("subsets a font embedded as a whole TrueType collection, using the face the PDF names", async () => {
     const face = (name: string) =>
       new Uint8Array(
