@@ -15,11 +15,24 @@
  * 1.25 × Ghostscript's size where Ghostscript's output is valid; the worst files are listed.
  * Files our engine refuses (password-protected, unreadable) count as kept at 1.0 and are listed.
  * Run: `npm run bench:compress-pdf [-- --sample N --seed S --set corpus|wide --files a.pdf,b.pdf
- * --levels medium]` (a seeded sample of N files per set, or the named files; only some of our
- * levels, medium always among them; installs ghostscript and qpdf with apt when missing).
+ * --levels medium --no-cache]` (a seeded sample of N files per set, or the named files; only some
+ * of our levels, medium always among them; Ghostscript's outputs are reused from a cache under the
+ * temporary folder keyed on the input's content unless `--no-cache`; installs ghostscript and qpdf
+ * with apt when missing).
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { createHash } from "node:crypto";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -49,6 +62,11 @@ const MIN_SSIM = 0.95;
 const GOAL_TOTAL = 0.9;
 const GOAL_FILE = 1.25;
 const WORST_SHOWN = 12;
+/**
+ * Ghostscript's outputs, kept between runs: keyed on the SHA-256 of the input's bytes and the
+ * arguments, under the system's temporary folder (`--no-cache` ignores it).
+ */
+const CACHE_DIR = join(tmpdir(), "bench-compress-pdf-gs-cache");
 
 function ensureTool(command: string, aptPackage: string): boolean {
   if (spawnSync("which", [command]).status === 0) return true;
@@ -124,18 +142,59 @@ function similarity(original: ReturnType<typeof renderFirstPage>, bytes: Uint8Ar
   return ssim(original, rendered);
 }
 
+interface Spawned {
+  readonly status: number | null;
+  readonly timedOut: boolean;
+  readonly ms: number;
+}
+
+/**
+ * Runs `command` (which writes `outPath`), or, with `cache`, replays a run of the same command on
+ * the same input bytes and options (paths aside): its exit status, time and output file.
+ */
+function runCached(
+  command: string,
+  args: readonly string[],
+  input: Uint8Array,
+  outPath: string,
+  cache: boolean,
+): Spawned {
+  const key = createHash("sha256")
+    .update(input)
+    .update(JSON.stringify([command, args.filter((arg) => arg.startsWith("-") && !arg.includes(outPath))]))
+    .digest("hex");
+  const [meta, output] = [join(CACHE_DIR, `${key}.json`), join(CACHE_DIR, `${key}.pdf`)];
+  if (cache && existsSync(meta)) {
+    const spawned = JSON.parse(readFileSync(meta, "utf8")) as Spawned;
+    if (existsSync(output)) copyFileSync(output, outPath);
+    return spawned;
+  }
+  const started = performance.now();
+  const result = spawnSync(command, [...args], { timeout: GS_TIMEOUT_MS, stdio: "ignore" });
+  const spawned = {
+    status: result.status,
+    timedOut: result.error !== undefined,
+    ms: performance.now() - started,
+  };
+  if (cache) {
+    mkdirSync(CACHE_DIR, { recursive: true });
+    if (existsSync(outPath)) copyFileSync(outPath, output);
+    writeFileSync(meta, JSON.stringify(spawned));
+  }
+  return spawned;
+}
+
 function external(
   command: string,
   args: string[],
   input: Uint8Array,
   outPath: string,
   original: ReturnType<typeof renderFirstPage>,
+  cache = false,
 ): Run {
-  const started = performance.now();
-  const result = spawnSync(command, args, { timeout: GS_TIMEOUT_MS, stdio: "ignore" });
-  const ms = performance.now() - started;
+  const { status, timedOut, ms } = runCached(command, args, input, outPath, cache);
   // qpdf exits 3 when it succeeded with warnings.
-  const ok = (result.status === 0 || result.status === 3) && existsSync(outPath);
+  const ok = (status === 0 || status === 3) && existsSync(outPath);
   const out = ok ? new Uint8Array(readFileSync(outPath)) : null;
   const checked =
     ok && [0, 3].includes(spawnSync("qpdf", ["--check", outPath], { stdio: "ignore" }).status ?? 2);
@@ -156,7 +215,7 @@ function external(
     pdf?.destroy();
     return count;
   };
-  if (out === null || pages(out) < 0) return kept(result.error ? "timeout" : "failed");
+  if (out === null || pages(out) < 0) return kept(timedOut ? "timeout" : "failed");
   if (out.length >= input.length) return kept("grew", true);
   const run = {
     bytes: out.length,
@@ -283,7 +342,7 @@ async function measure(
   set: string,
   path: string,
   names: readonly string[],
-  tools: { gs: boolean; qpdf: boolean },
+  tools: { gs: boolean; qpdf: boolean; cache: boolean },
   work: string,
   levels: readonly CompressionLevelName[],
 ) {
@@ -300,7 +359,7 @@ async function measure(
   if (tools.gs)
     runs.set(
       "gs ebook",
-      external("gs", [...GS_ARGS, `-sOutputFile=${outPath}`, path], input, outPath, original),
+      external("gs", [...GS_ARGS, `-sOutputFile=${outPath}`, path], input, outPath, original, tools.cache),
     );
   if (tools.qpdf) {
     const qpdfArgs = ["--object-streams=generate", "--recompress-flate", path, outPath];
@@ -389,6 +448,7 @@ async function main() {
       set: { type: "string" },
       files: { type: "string" },
       levels: { type: "string" },
+      "no-cache": { type: "boolean", default: false },
     },
   });
   const chosen = values.levels?.split(",") ?? ALL_LEVELS;
@@ -401,7 +461,11 @@ async function main() {
     console.log("No corpus found: nothing to measure.");
     return;
   }
-  const tools = { gs: ensureTool("gs", "ghostscript"), qpdf: ensureTool("qpdf", "qpdf") };
+  const tools = {
+    gs: ensureTool("gs", "ghostscript"),
+    qpdf: ensureTool("qpdf", "qpdf"),
+    cache: !values["no-cache"],
+  };
   const work = mkdtempSync(join(tmpdir(), "bench-compress-"));
   const names = [...levels.map((level) => `ours ${level}`), "gs ebook", "qpdf"];
   const results: FileResult[] = [];

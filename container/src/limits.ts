@@ -53,5 +53,6 @@ export function resolveLimits(given: Partial<PoolLimits>): PoolLimits {
     timeoutMs: given.timeoutMs ?? DEFAULT_JOB_TIMEOUT_MS,
     memoryMb,
     wedgedMs: given.wedgedMs ?? DEFAULT_WEDGED_MS,
+    ...(given.runnerScript === undefined ? {} : { runnerScript: given.runnerScript }),
   };
 }

@@ -38,6 +38,8 @@ export interface JobLimits {
   readonly memoryMb: number;
   /** A busy runner silent and idle this long is wedged, killed and replaced. */
   readonly wedgedMs: number;
+  /** The runner's entry module (job-runner.ts; a test wraps it to make a job trap). */
+  readonly runnerScript?: URL;
 }
 
 /** Receives the engine's progress, 0–100, each time its integer value changes. */
@@ -69,7 +71,7 @@ export class Runner {
 
   constructor(limits: JobLimits, log: (line: string) => void) {
     this.#limits = limits;
-    this.#child = fork(RUNNER_SCRIPT, [], {
+    this.#child = fork(limits.runnerScript ?? RUNNER_SCRIPT, [], {
       // The V8 heap gets the same cap; WASM and native memory are watched through /proc.
       execArgv: [`--max-old-space-size=${limits.memoryMb}`, "--disable-warning=ExperimentalWarning"],
       serialization: "advanced",

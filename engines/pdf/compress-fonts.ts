@@ -1,4 +1,5 @@
 import type * as mupdf from "mupdf";
+import { withResourceCyclesCut } from "./resource-cycles.ts";
 
 const FONT_FILE_KEYS = ["FontFile", "FontFile2", "FontFile3"] as const;
 /** How deep the field tree is followed (guards against cycles in damaged files). */
@@ -16,8 +17,15 @@ const MAX_FIELD_DEPTH = 32;
  * - any other font (composite fonts reach every glyph of the program), and every form font of an
  *   XFA form (XFA names fonts in its own XML), stays whole: its font file is detached from the
  *   subsetter's view for the duration.
+ * A form without fields loses the fonts of its resources that no default appearance names.
+ * Resource loops (a form drawing itself through others) are cut open while the subsetter runs: it
+ * follows them until MuPDF traps.
  */
 export function subsetFonts(pdf: mupdf.PDFDocument): void {
+  withResourceCyclesCut(pdf, () => subsetKeepingFormFonts(pdf));
+}
+
+function subsetKeepingFormFonts(pdf: mupdf.PDFDocument): void {
   const form = pdf.getTrailer().get("Root", "AcroForm");
   const formFonts = form.isDictionary() ? form.get("DR", "Font") : null;
   if (formFonts === null || !formFonts.isDictionary()) {
@@ -28,8 +36,12 @@ export function subsetFonts(pdf: mupdf.PDFDocument): void {
   const named = xfa ? null : fontsNamedByFields(form);
   const everyCode: string[] = [];
   const detached: { descriptor: mupdf.PDFObject; key: string; file: mupdf.PDFObject }[] = [];
+  const unused: string[] = [];
   formFonts.forEach((font, name) => {
-    if (named !== null && !named.has(String(name))) return;
+    if (named !== null && !named.has(String(name))) {
+      if (!hasFields(form) && isEmbedded(font)) unused.push(String(name));
+      return;
+    }
     if (!xfa && isSimpleEmbeddedFont(font)) {
       everyCode.push(String(name));
       return;
@@ -44,6 +56,10 @@ export function subsetFonts(pdf: mupdf.PDFDocument): void {
       }
     }
   });
+  // A form without fields has nothing to type into: a font of its resources that no default
+  // appearance names is drawn by nothing, yet kept a whole font program in the file (a full Arial
+  // of 206 KB in a one-page PDF whose page uses its own subset: 0.93 of the input → 0.08).
+  for (const name of unused) formFonts.delete(name);
   const pageCount = pdf.countPages();
   try {
     if (everyCode.length > 0) pdf.insertPage(-1, everyCodePage(pdf, formFonts, everyCode));
@@ -52,6 +68,19 @@ export function subsetFonts(pdf: mupdf.PDFDocument): void {
     if (pdf.countPages() > pageCount) pdf.deletePage(pageCount);
     for (const { descriptor, key, file } of detached) descriptor.put(key, file);
   }
+}
+
+/** Whether the form's field tree holds any field. */
+function hasFields(form: mupdf.PDFObject): boolean {
+  const fields = form.get("Fields");
+  return fields.isArray() && fields.length > 0;
+}
+
+/** A font, simple or composite, whose program is in the file. */
+function isEmbedded(font: mupdf.PDFObject): boolean {
+  return [font.get("FontDescriptor"), font.get("DescendantFonts", 0, "FontDescriptor")].some(
+    (descriptor) => descriptor.isDictionary() && FONT_FILE_KEYS.some((key) => !descriptor.get(key).isNull()),
+  );
 }
 
 /** A TrueType or Type 1 font (not composite, not Type 3) whose program is in the file. */

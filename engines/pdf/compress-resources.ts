@@ -26,9 +26,10 @@ interface Holder {
  * unused images, fonts and patterns stay in the file. Names are counted over every content that
  * can use a resources dictionary (pages, form XObjects and annotation appearances, tiling
  * patterns, Type 3 glyphs); a dictionary shared by several contents keeps the union. Any name
- * token counts as a use, even inside text, so nothing used is ever removed. When some content
- * cannot be read, or inherits its resources from where it is used (allowed in old PDFs), nothing
- * is removed. Returns the entries removed.
+ * token counts as a use, even inside text, so nothing used is ever removed; what the glyphs of a
+ * Type 3 font without resources of its own name (they use those of where they are drawn) counts
+ * as used in every dictionary. When some content cannot be read, nothing is removed. Returns the
+ * entries removed.
  */
 export function removeUnusedResources(pdf: mupdf.PDFDocument): number {
   const holders = collectHolders(pdf);
@@ -45,20 +46,24 @@ export function removeUnusedResources(pdf: mupdf.PDFDocument): number {
     }
   }
   let removed = 0;
-  for (const { dictionary, names } of used.values()) {
-    const unused: string[] = [];
-    dictionary.forEach((_value, name) => {
-      if (!names.has(String(name))) unused.push(String(name));
-    });
-    for (const name of unused) dictionary.delete(name);
-    removed += unused.length;
-  }
+  for (const { dictionary, names } of used.values()) removed += deleteEntriesExcept(dictionary, names);
   return removed;
+}
+
+/** Deletes the entries of `dictionary` whose key is not in `kept`; returns how many. */
+export function deleteEntriesExcept(dictionary: mupdf.PDFObject, kept: ReadonlySet<string>): number {
+  const unused: string[] = [];
+  dictionary.forEach((_value, name) => {
+    if (!kept.has(String(name))) unused.push(String(name));
+  });
+  for (const name of unused) dictionary.delete(name);
+  return unused.length;
 }
 
 /** Every content with its resources and the names it uses, or null when pruning is not safe. */
 function collectHolders(pdf: mupdf.PDFDocument): Holder[] | null {
   const holders: Holder[] = [];
+  const inherited = new Set<string>();
   const add = (key: string, resources: mupdf.PDFObject, contents: mupdf.PDFObject[]): boolean => {
     if (!resources.isDictionary()) return false;
     const names = new Set<string>();
@@ -100,14 +105,16 @@ function collectHolders(pdf: mupdf.PDFDocument): Holder[] | null {
           glyphs.push(glyph);
         });
         const resources = object.get("Resources");
-        // Type 3 glyphs without resources of their own use those of the page: keep everything.
-        if (resources.isNull()) return null;
-        if (!add(`obj ${num}`, resources, glyphs)) return null;
+        // Type 3 glyphs without resources of their own use those of wherever the font is drawn:
+        // what they name is kept in every resources dictionary.
+        if (resources.isNull()) for (const glyph of glyphs) namesIn(glyph, inherited);
+        else if (!add(`obj ${num}`, resources, glyphs)) return null;
       }
     }
   } catch {
     return null;
   }
+  for (const holder of holders) for (const name of inherited) holder.names.add(name);
   return holders;
 }
 

@@ -1,4 +1,5 @@
 import * as mupdf from "mupdf";
+import { hasType3Fonts, pruneType3Glyphs } from "./compress-type3.ts";
 
 /** eexec and charstring encryption (Adobe Type 1 Font Format, chapter 7). */
 const EEXEC_KEY = 55665;
@@ -69,17 +70,21 @@ const STANDARD_ENCODING: Record<number, string> = {
  * calls are emptied. A font is left whole when anything could draw it
  * outside that run: a form's fonts (typed values), fonts of annotation appearances (some are not
  * drawn in a viewer's run), documents with optional content (hidden layers), or a font whose glyph
- * numbering cannot be checked against the one MuPDF draws with. Returns how many fonts were cut.
+ * numbering cannot be checked against the one MuPDF draws with. The same run finds the glyphs of
+ * Type 3 fonts no page draws (compress-type3.ts). Returns how many Type 1 fonts were cut.
  */
 export function subsetType1Fonts(pdf: mupdf.PDFDocument): number {
   const root = pdf.getTrailer().get("Root");
   if (!root.get("OCProperties").isNull()) return 0;
   const files = type1Files(pdf);
-  if (files.size === 0) return 0;
+  const type3 = hasType3Fonts(pdf);
+  if (files.size === 0 && !type3) return 0;
   const untouchable = new Set<number>();
-  collectFontFiles(root.get("AcroForm", "DR"), untouchable, 0);
-  const used = glyphsDrawn(pdf, untouchable);
+  const untouchableFonts = new Set<number>();
+  collectFontFiles(root.get("AcroForm", "DR"), untouchable, 0, untouchableFonts);
+  const used = glyphsDrawn(pdf, untouchable, untouchableFonts);
   if (used === null) return 0;
+  if (type3) pruneType3Glyphs(pdf, used, untouchableFonts);
   let subset = 0;
   for (const [num, names] of files) {
     if (untouchable.has(num)) continue;
@@ -136,27 +141,41 @@ function type1Files(pdf: mupdf.PDFDocument): Map<number, Set<string>> {
   return files;
 }
 
-/** Adds the /FontFile streams of every font in a resources dictionary (and its forms) to `files`. */
-function collectFontFiles(resources: mupdf.PDFObject, files: Set<number>, depth: number): void {
+/**
+ * Adds the /FontFile streams of every font in a resources dictionary (and its forms) to `files`,
+ * and the font objects themselves to `fonts`.
+ */
+function collectFontFiles(
+  resources: mupdf.PDFObject,
+  files: Set<number>,
+  depth: number,
+  fonts: Set<number>,
+): void {
   if (!resources.isDictionary() || depth > MAX_DEPTH) return;
   resources.get("Font").forEach((font) => {
+    if (font.isIndirect()) fonts.add(font.asIndirect());
     for (const descriptor of [font.get("FontDescriptor"), font.get("DescendantFonts", 0, "FontDescriptor")]) {
       const file = descriptor.isDictionary() ? descriptor.get("FontFile") : null;
       if (file?.isIndirect()) files.add(file.asIndirect());
     }
     // Type 3 glyphs may draw with other fonts.
-    collectFontFiles(font.get("Resources"), files, depth + 1);
+    collectFontFiles(font.get("Resources"), files, depth + 1, fonts);
   });
   resources.get("XObject").forEach((xobject) => {
-    collectFontFiles(xobject.get("Resources"), files, depth + 1);
+    collectFontFiles(xobject.get("Resources"), files, depth + 1, fonts);
   });
 }
 
 /**
  * Glyph numbers drawn per font name by every page (null when the run takes longer than its
- * budget); fonts of annotation appearances go to `untouchable`.
+ * budget); the font files of annotation appearances go to `untouchable`, their font objects to
+ * `untouchableFonts`.
  */
-function glyphsDrawn(pdf: mupdf.PDFDocument, untouchable: Set<number>): Map<string, Set<number>> | null {
+function glyphsDrawn(
+  pdf: mupdf.PDFDocument,
+  untouchable: Set<number>,
+  untouchableFonts: Set<number>,
+): Map<string, Set<number>> | null {
   const started = performance.now();
   const used = new Map<string, Set<number>>();
   const record = (text: mupdf.Text) => {
@@ -198,7 +217,8 @@ function glyphsDrawn(pdf: mupdf.PDFDocument, untouchable: Set<number>): Map<stri
               appearance.forEach((state) => {
                 streams.push(state);
               });
-            for (const stream of streams) collectFontFiles(stream.get("Resources"), untouchable, 0);
+            for (const stream of streams)
+              collectFontFiles(stream.get("Resources"), untouchable, 0, untouchableFonts);
           });
       }
     }

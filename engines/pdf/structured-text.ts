@@ -10,6 +10,7 @@
  * rule of the page runs under its baseline along its width.
  */
 import * as mupdf from "mupdf";
+import { clipText, withArraysRepaired } from "./hidden-text.ts";
 
 /** [x0, y0, x1, y1], x0 ≤ x1 and y0 ≤ y1. */
 export type Box = readonly [x0: number, y0: number, x1: number, y1: number];
@@ -113,11 +114,24 @@ export function readPageText(page: mupdf.Page, index: number, options: ReadOptio
   // What the page shows: its contents, then its annotations and form fields (a filled form, a
   // FreeText comment), as text extractors and viewers give them. `page.toStructuredText` reads
   // the contents alone, so a page whose text is all in fields came out empty.
-  const shown = page.toDisplayList(true);
-  const stext = shown.toStructuredText(wantImages ? `${STEXT_OPTIONS},preserve-images` : STEXT_OPTIONS);
-  shown.destroy();
-  const blocks = collectBlocks(stext);
-  stext.destroy();
+  const stextOptions = wantImages ? `${STEXT_OPTIONS},preserve-images` : STEXT_OPTIONS;
+  const read = () => {
+    const shown = page.toDisplayList(true);
+    const stext = shown.toStructuredText(stextOptions);
+    let blocks = collectBlocks(stext);
+    stext.destroy();
+    // Text MuPDF's text device leaves out (engines/pdf/hidden-text.ts), sought only on a page
+    // where it finds none.
+    const clipped = hasText(blocks) ? null : clipText(page, STEXT_OPTIONS);
+    shown.destroy();
+    if (clipped !== null) {
+      blocks = [...blocks, ...collectBlocks(clipped)];
+      clipped.destroy();
+    }
+    return blocks;
+  };
+  let blocks = read();
+  if (!hasText(blocks) && page instanceof mupdf.PDFPage) blocks = withArraysRepaired(page, read) ?? blocks;
   const drawing = options.rules === false ? { rules: [], fills: [] } : collectDrawing(page, bounds);
   const ox = bounds[0];
   const oy = bounds[1];
@@ -132,6 +146,10 @@ export function readPageText(page: mupdf.Page, index: number, options: ReadOptio
     rules,
     fills,
   };
+}
+
+function hasText(blocks: readonly PageBlock[]): boolean {
+  return blocks.some((block) => block.type === "text" && block.lines.length > 0);
 }
 
 /** Every text line of the page in MuPDF's order. */

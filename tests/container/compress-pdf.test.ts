@@ -294,6 +294,77 @@ describe("compressPdf", () => {
     expect(pageTexts(after)).toEqual(pageTexts(before));
   });
 
+  it("drops a whole embedded font from the resources of a form without fields when nothing names it", async () => {
+    const doc = new mupdf.PDFDocument();
+    const liberation = readFileSync(
+      fileURLToPath(import.meta.resolve("pdfjs-dist/standard_fonts/LiberationSans-Regular.ttf")),
+    );
+    const helvetica = doc.addSimpleFont(new mupdf.Font("Helvetica"));
+    const resources = doc.addObject({ Font: { Helv: helvetica } });
+    doc.insertPage(-1, doc.addPage([0, 0, 595, 842], 0, resources, "BT /Helv 24 Tf 72 720 Td (Hello) Tj ET"));
+    const form = doc.newDictionary();
+    form.put("Fields", doc.newArray());
+    form.put("DA", doc.newString("/Helv 0 Tf 0 g"));
+    const arial = doc.addSimpleFont(new mupdf.Font("Liberation Sans", liberation));
+    form.put("DR", doc.addObject({ Font: { Helv: helvetica, Arial: arial } }));
+    doc.getTrailer().get("Root").put("AcroForm", form);
+    const input = save(doc, "compress");
+    const { bytes } = await compress(input);
+    const [before, after] = [openPdf(input), openPdf(bytes)];
+    expect(bytes.length).toBeLessThan(input.length / 10);
+    expect(pageTexts(after)).toEqual(pageTexts(before));
+    const formFonts = after.getTrailer().get("Root", "AcroForm", "DR", "Font");
+    expect(formFonts.get("Helv").isDictionary()).toBe(true);
+    expect(formFonts.get("Arial").isNull()).toBe(true);
+  });
+
+  it("drops the Type 3 glyphs and fonts no page draws, and draws the page as before", async () => {
+    const doc = new mupdf.PDFDocument();
+    let seed = 11;
+    const coordinate = () => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return (seed >> 8) % 1000;
+    };
+    // A glyph: a shape of 60 random points (no resources: Type 3 fonts may leave them out).
+    const glyph = () => {
+      const points = Array.from({ length: 60 }, () => `${coordinate()} ${coordinate()} l`).join(" ");
+      return doc.addStream(`1000 0 0 0 1000 1000 d1 0 0 m ${points} h f`, {});
+    };
+    const type3Font = (glyphs: number) => {
+      const names = Array.from({ length: glyphs }, (_, i) => `g${i}`);
+      const procs = doc.newDictionary();
+      for (const name of names) procs.put(name, glyph());
+      return doc.addObject({
+        Type: "Font",
+        Subtype: "Type3",
+        FontBBox: [0, 0, 1000, 1000],
+        FontMatrix: [0.001, 0, 0, 0.001, 0, 0],
+        CharProcs: procs,
+        Encoding: { Type: "Encoding", Differences: [1, ...names.map((name) => doc.newName(name))] },
+        FirstChar: 1,
+        LastChar: glyphs,
+        Widths: names.map(() => 1000),
+      });
+    };
+    const resources = doc.addObject({ Font: { Drawn: type3Font(200), Unused: type3Font(200) } });
+    doc.insertPage(
+      -1,
+      doc.addPage([0, 0, 300, 100], 0, resources, "BT /Drawn 40 Tf 10 30 Td <0103c8> Tj ET"),
+    );
+    const input = save(doc, "compress");
+    const { bytes } = await compress(input);
+    expect(bytes.length).toBeLessThan(input.length / 20);
+    const after = openPdf(bytes);
+    const fonts = after.findPage(0).get("Resources", "Font");
+    expect(fonts.get("Unused").isNull()).toBe(true);
+    const kept: string[] = [];
+    fonts.get("Drawn", "CharProcs").forEach((_glyph, name) => {
+      kept.push(String(name));
+    });
+    expect(kept.sort()).toEqual(["g0", "g199", "g2"]);
+    expect(pageOneSsim(input, bytes)).toBeGreaterThanOrEqual(0.999);
+  });
+
   it("subsets a font embedded as a whole TrueType collection, using the face the PDF names", async () => {
     const face = (name: string) =>
       new Uint8Array(

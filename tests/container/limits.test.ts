@@ -126,6 +126,22 @@ describe("converter limits", () => {
     });
   });
 
+  it("replaces a runner whose job ended in a WebAssembly trap: the next job runs on a fresh one", async () => {
+    const converter = await converterWith({
+      concurrency: 1,
+      queueLimit: 1,
+      runnerScript: new URL("./trapping-runner.ts", import.meta.url),
+    });
+    const [trapped] = converter.runnerPids();
+    const error = await jobFailure(
+      await postJob(converter.url, "merge-pdf", {}, [pdfFile("trap.pdf", textPdf("T", 1))]),
+    );
+    expect(error.code).toBe("INTERNAL");
+    await eventually(async () => (await health(converter)).runners.replaced === 1);
+    await smallJobWorks(converter);
+    expect(converter.runnerPids()).not.toContain(trapped);
+  });
+
   it("stops a job over the memory cap with JOB_OUT_OF_MEMORY and replaces its runner", async () => {
     const converter = await converterWith({ concurrency: 1, queueLimit: 1, memoryMb: 320 });
     // Four 24 MB images of random bytes: the runner holds inputs (read from disk), sources and the

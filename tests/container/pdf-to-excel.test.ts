@@ -9,7 +9,7 @@ import { amount, day, type PageSpec, span, type TableSpec, tablesPdf } from "../
 import { bytesOf, corpus, corpusFiles } from "./corpus-files.ts";
 import { engineFailure } from "./engine-failure.ts";
 import { encryptedPdf, irreparablePdf, pdfInput, save } from "./fixtures.ts";
-import { drawnPdf, type GlyphText } from "./rich-pdf.ts";
+import { drawnPdf, type GlyphText, hiddenTextPdfs } from "./rich-pdf.ts";
 
 async function convert(bytes: Uint8Array, options: Partial<PdfToExcelOptions> = {}) {
   const progress: number[] = [];
@@ -330,6 +330,15 @@ describe("PDF to Excel", () => {
       ["علي", "عمان", 7],
     ]);
     expect(table?.views[0]).toMatchObject({ rightToLeft: true });
+  });
+
+  it("converts pages whose only text MuPDF's reading missed: an operator in a TJ array, clip-mode text", async () => {
+    for (const { text, bytes } of await hiddenTextPdfs()) {
+      const { workbook } = await convert(bytes);
+      // Glyphs that cannot be drawn have no width: their words may fall into cells of their own.
+      const cells = JSON.stringify(workbook.worksheets.map(values));
+      for (const word of text.split(" ")) expect(cells).toContain(word);
+    }
   });
 
   it("refuses encrypted, damaged and text-less PDFs with their codes", async () => {

@@ -20,7 +20,7 @@ import {
   UNREADABLE_LINES,
   unreadableTextPdf,
 } from "./fixtures.ts";
-import { drawnPdf, type GlyphText, htmlPdf, textAt } from "./rich-pdf.ts";
+import { drawnPdf, type GlyphText, hiddenTextPdfs, htmlPdf, textAt } from "./rich-pdf.ts";
 
 async function convert(bytes: Uint8Array) {
   const progress: number[] = [];
@@ -694,6 +694,14 @@ describe("PDF to Word", () => {
     const text = paragraphs.map((p) => p.text).join("\n");
     expect(text).toContain(FIELD_VALUE);
     expect(text).toContain(COMMENT);
+  });
+
+  it("converts pages whose only text MuPDF's reading missed: an operator in a TJ array, clip-mode text", async () => {
+    for (const { text, bytes: input } of await hiddenTextPdfs()) {
+      const { bytes } = await convert(input);
+      const raw = await mammoth.extractRawText({ buffer: Buffer.from(bytes) });
+      expect(raw.value.trim()).toBe(text);
+    }
   });
 
   it("refuses bad input with its code", async () => {

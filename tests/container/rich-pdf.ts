@@ -3,6 +3,8 @@
  * tables, images) and pages drawn from raw content-stream operators (exact positions for columns,
  * rules, hyphenated line ends, repeating headers and footers).
  */
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import * as mupdf from "mupdf";
 import sharp from "sharp";
 import { save } from "./fixtures.ts";
@@ -120,4 +122,56 @@ export async function gradientPng(width: number, height: number): Promise<Uint8A
       .png()
       .toBuffer(),
   );
+}
+
+/**
+ * Liberation Sans with every glyph outline rewritten as a composite of itself: the font loads, but
+ * no glyph can be drawn (FreeType: "invalid composite glyph"), as in recursiveCompositGlyf.pdf.
+ */
+export function selfCompositeFont(): Uint8Array {
+  const path = fileURLToPath(import.meta.resolve("pdfjs-dist/standard_fonts/LiberationSans-Regular.ttf"));
+  const font = new Uint8Array(readFileSync(path));
+  const view = new DataView(font.buffer, font.byteOffset, font.byteLength);
+  const tables = new Map<string, number>();
+  for (let i = 0; i < view.getUint16(4); i++) {
+    const entry = 12 + i * 16;
+    tables.set(String.fromCharCode(...font.subarray(entry, entry + 4)), view.getUint32(entry + 8));
+  }
+  const [head, loca, glyf, maxp] = ["head", "loca", "glyf", "maxp"].map((tag) => tables.get(tag) ?? 0) as [
+    number,
+    number,
+    number,
+    number,
+  ];
+  const longOffsets = view.getInt16(head + 50) === 1;
+  const offset = (glyph: number) =>
+    longOffsets ? view.getUint32(loca + glyph * 4) : view.getUint16(loca + glyph * 2) * 2;
+  for (let glyph = 0; glyph < view.getUint16(maxp + 4); glyph++) {
+    if (offset(glyph + 1) - offset(glyph) < 16) continue;
+    const start = glyf + offset(glyph);
+    view.setInt16(start, -1); // a composite glyph, after its bounding box:
+    view.setUint16(start + 10, 0x0002); // one component, byte offsets (ARGS_ARE_XY_VALUES)
+    view.setUint16(start + 12, glyph); // itself
+    view.setUint16(start + 14, 0);
+  }
+  return font;
+}
+
+/**
+ * Pages whose only text MuPDF's own reading missed, where pdftotext reads it: a producer's `Tc`
+ * inside a TJ array (MuPDF dropped the whole array: operator-in-TJ-array.pdf), and text in render
+ * mode 7 (clip only) in a font whose glyphs cannot be drawn (recursiveCompositGlyf.pdf).
+ */
+export async function hiddenTextPdfs(): Promise<{ text: string; bytes: Uint8Array }[]> {
+  const operatorInArray = await drawnPdf([
+    { content: "BT /F1 12 Tf 72 700 Td [(Grandes) 0.0 Tc -250 (Clienteles,) 0 Tc -250 (March\\351s)] TJ ET" },
+  ]);
+  const doc = new mupdf.PDFDocument();
+  const font = doc.addSimpleFont(new mupdf.Font("Broken", selfCompositeFont()));
+  const content = "BT /F1 24 Tf 7 Tr 72 700 Td (hello world) Tj ET 1 0 0 rg 0 0 612 792 re";
+  doc.insertPage(-1, doc.addPage([0, 0, 612, 792], 0, doc.addObject({ Font: { F1: font } }), content));
+  return [
+    { text: "Grandes Clienteles, March\u00e9s", bytes: operatorInArray },
+    { text: "hello world", bytes: save(doc) },
+  ];
 }

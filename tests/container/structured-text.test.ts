@@ -1,7 +1,8 @@
 import * as mupdf from "mupdf";
 import { describe, expect, it } from "vitest";
+import { withoutOperatorsInArrays } from "../../engines/pdf/hidden-text.ts";
 import { readPageText, textLines } from "../../engines/pdf/structured-text.ts";
-import { drawnPdf, textAt } from "./rich-pdf.ts";
+import { drawnPdf, hiddenTextPdfs, textAt } from "./rich-pdf.ts";
 
 async function firstPage(content: string, image?: { width: number; height: number }) {
   const bytes = await drawnPdf([{ content, ...(image ? { image } : {}) }]);
@@ -73,5 +74,25 @@ describe("structured text", () => {
       "securitesociale and more",
       "tight words",
     ]);
+  });
+});
+
+describe("text MuPDF's text device misses on a page without other text", () => {
+  it("reads a TJ array with an operator inside it, and clip-mode text in a font that cannot draw", async () => {
+    for (const { text, bytes } of await hiddenTextPdfs()) {
+      const page = readPageText(new mupdf.PDFDocument(bytes).loadPage(0), 0);
+      expect(textLines(page).map((line) => line.text.trim())).toEqual([text]);
+    }
+  });
+
+  it("removes only operators inside arrays, leaving strings, dictionaries and inline images as they are", () => {
+    expect(withoutOperatorsInArrays("[(a) 0 Tc -250 (b [x] Tc\\)) <41> /N true] TJ")).toBe(
+      "[(a) 0   -250 (b [x] Tc\\)) <41> /N true] TJ",
+    );
+    expect(withoutOperatorsInArrays("BT [(a) -250 (b)] TJ ET 0 0 m % [x Tc]\n[3 2] 0 d")).toBeNull();
+    const inline = "BI /W 4 /H 1 /BPC 8 /CS /G /D [1 0] ID [ab Tc] EI [(x) Tw] TJ";
+    expect(withoutOperatorsInArrays(inline)).toBe(
+      "BI /W 4 /H 1 /BPC 8 /CS /G /D [1 0] ID [ab Tc] EI [(x)  ] TJ",
+    );
   });
 });

@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import * as mupdf from "mupdf";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
@@ -341,6 +342,62 @@ describe("a page whose /Annots array holds a null", () => {
     const bytes = save(doc, "");
     const output = await compressPdf([pdfInput("a.pdf", bytes)], { quality: "medium" }, noProgress);
     expect(pageTexts(openPdf(output.bytes))).toEqual([pageText("Null annotation", 0)]);
+  });
+});
+
+/**
+ * A page drawing form X1, which draws X0, which draws X1 again (issue19800.pdf): each form shows
+ * text in an embedded TrueType font and scales down before drawing the other.
+ */
+function formCyclePdf(): Uint8Array {
+  const doc = new mupdf.PDFDocument();
+  const fonts = doc.newDictionary();
+  const liberation = readFileSync(
+    fileURLToPath(import.meta.resolve("pdfjs-dist/standard_fonts/LiberationSans-Regular.ttf")),
+  );
+  fonts.put("F1", doc.addSimpleFont(new mupdf.Font("Liberation", liberation)));
+  const form = (text: string) =>
+    doc.addStream(`BT /F1 24 Tf (${text}) Tj ET 0.5 0 0 0.5 25 25 cm /Next Do`, {
+      Type: "XObject",
+      Subtype: "Form",
+      BBox: [0, 0, 1000, 1000],
+    });
+  const [x1, x0] = [form("Outer form"), form("Inner form")];
+  for (const [from, to] of [
+    [x1, x0],
+    [x0, x1],
+  ] as const) {
+    const resources = doc.newDictionary();
+    resources.put("Font", fonts);
+    resources.put("XObject", doc.newDictionary());
+    resources.get("XObject").put("Next", to);
+    from.put("Resources", resources);
+  }
+  const resources = doc.addObject({ XObject: { X1: x1 } });
+  doc.insertPage(-1, doc.addPage([0, 0, 500, 300], 0, resources, "1 0 0 1 25 25 cm /X1 Do"));
+  return save(doc, "");
+}
+
+describe("form XObjects that draw each other in a loop", () => {
+  it("compresses with the font subset and the loop kept (MuPDF's subsetter trapped: INTERNAL)", async () => {
+    const input = formCyclePdf();
+    const fontFile = (pdf: mupdf.PDFDocument) => {
+      const font = pdf.findPage(0).get("Resources", "XObject", "X1", "Resources", "Font", "F1");
+      const descriptor = font.get("FontDescriptor");
+      const file = ["FontFile", "FontFile2", "FontFile3"]
+        .map((key) => descriptor.get(key))
+        .find((found) => found.isStream());
+      return file?.readStream().getLength() ?? 0;
+    };
+    const output = await compressPdf([pdfInput("a.pdf", input)], { quality: "medium" }, noProgress);
+    const [before, after] = [openPdf(input), openPdf(output.bytes)];
+    expect(output.facts.fonts_subset).toBe(true);
+    expect(fontFile(after)).toBeGreaterThan(0);
+    expect(fontFile(after)).toBeLessThan(fontFile(before) / 2);
+    expect(pageTexts(after)).toEqual(pageTexts(before));
+    const x1 = after.findPage(0).get("Resources", "XObject", "X1");
+    const back = x1.get("Resources", "XObject", "Next", "Resources", "XObject", "Next");
+    expect(back.asIndirect()).toBe(x1.asIndirect());
   });
 });
 
