@@ -8,7 +8,7 @@
  */
 import { spawn } from "node:child_process";
 import type { Socket } from "node:net";
-import { AppError, type LanguageCode } from "../../contract/index.ts";
+import { AppError, DEFAULT_JOB_TIMEOUT_MS, type LanguageCode } from "../../contract/index.ts";
 
 /** Tesseract's model for each site language. */
 export const TESSERACT_MODELS: Readonly<Record<LanguageCode, string>> = {
@@ -273,7 +273,7 @@ function pgm(image: GreyImage): Buffer {
  * job time limit. A job over its limit has its runner killed, which does not reach this child; so
  * it stops by itself at the latest then, and fails its job if that is still running.
  */
-const PASS_TIME_LIMIT_MS = 120_000;
+const PASS_TIME_LIMIT_MS = DEFAULT_JOB_TIMEOUT_MS;
 
 interface Run {
   readonly stdout: string;
