@@ -9,13 +9,7 @@
  *   text device does not collect: `clipText` reads it as if it were painted.
  */
 import * as mupdf from "mupdf";
-
-/** PDF white space and delimiters (ISO 32000-1 §7.2.2). */
-const WHITE = new Set([0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]);
-const DELIMITERS = new Set([..."()<>[]{}/%"].map((c) => c.charCodeAt(0)));
-const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)$/;
-/** Words that are values, not operators, inside an array. */
-const VALUE_WORDS = new Set(["true", "false", "null"]);
+import { ContentLexer, isObjectKeyword } from "./content-lexer.ts";
 
 /**
  * The content stream (latin-1 text) with every operator that stands inside an array removed, or
@@ -26,67 +20,17 @@ export function withoutOperatorsInArrays(content: string): string | null {
   let out = "";
   let copiedTo = 0;
   let depth = 0;
-  let removed = false;
-  let i = 0;
-  const n = content.length;
-  const code = (at: number) => content.charCodeAt(at);
-  while (i < n) {
-    const c = code(i);
-    if (WHITE.has(c)) i++;
-    else if (c === 0x25 /* % */) {
-      while (i < n && code(i) !== 0x0a && code(i) !== 0x0d) i++;
-    } else if (c === 0x28 /* ( */) i = stringEnd(content, i);
-    else if (c === 0x3c /* < */) {
-      // `<<` opens a dictionary; `<` a hex string.
-      i = code(i + 1) === 0x3c ? i + 2 : content.indexOf(">", i) + 1 || n;
-    } else if (c === 0x3e /* > */) i += code(i + 1) === 0x3e ? 2 : 1;
-    else if (c === 0x5b /* [ */) {
-      depth++;
-      i++;
-    } else if (c === 0x5d /* ] */) {
-      depth = Math.max(0, depth - 1);
-      i++;
-    } else if (c === 0x2f /* / */) i = wordEnd(content, i + 1);
-    else if (DELIMITERS.has(c)) i++;
-    else {
-      const end = wordEnd(content, i);
-      const word = content.slice(i, end);
-      if (depth > 0 && !NUMBER.test(word) && !VALUE_WORDS.has(word)) {
-        out += `${content.slice(copiedTo, i)} `;
-        copiedTo = end;
-        removed = true;
-      } else if (word === "ID" && depth === 0) {
-        // Inline image data runs to `EI` after white space: skip it whole.
-        const data = /[\t\n\f\r ]EI(?=[\t\n\f\r \0]|$)/g;
-        data.lastIndex = end + 1;
-        const found = data.exec(content);
-        i = found === null ? n : found.index + found[0].length;
-        continue;
-      }
-      i = end;
-    }
+  const lexer = new ContentLexer(content);
+  while (lexer.next()) {
+    if (lexer.kind === "[") depth++;
+    else if (lexer.kind === "]") depth = Math.max(0, depth - 1);
+    else if (lexer.kind !== "word") continue;
+    else if (depth > 0 && !isObjectKeyword(lexer.text)) {
+      out += `${content.slice(copiedTo, lexer.start)} `;
+      copiedTo = lexer.end;
+    } else if (depth === 0 && lexer.text === "ID") lexer.imageData();
   }
-  return removed ? out + content.slice(copiedTo) : null;
-}
-
-/** Index after the literal string opening at `start` (balanced parentheses, `\` escapes). */
-function stringEnd(content: string, start: number): number {
-  let nesting = 0;
-  for (let i = start; i < content.length; i++) {
-    const c = content.charCodeAt(i);
-    if (c === 0x5c /* \ */) i++;
-    else if (c === 0x28) nesting++;
-    else if (c === 0x29 && --nesting === 0) return i + 1;
-  }
-  return content.length;
-}
-
-/** Index after the run of regular characters starting at `start`. */
-function wordEnd(content: string, start: number): number {
-  let i = start;
-  while (i < content.length && !WHITE.has(content.charCodeAt(i)) && !DELIMITERS.has(content.charCodeAt(i)))
-    i++;
-  return i;
+  return copiedTo === 0 ? null : out + content.slice(copiedTo);
 }
 
 /**

@@ -9,6 +9,7 @@
  * resources of its own (a copy of those it used, possibly inherited or shared with other pages).
  */
 import * as mupdf from "mupdf";
+import { ContentLexer, isObjectKeyword } from "./content-lexer.ts";
 
 /** The displayed page: its size in points and the matrix from display space to PDF space. */
 export interface PageFrame {
@@ -181,10 +182,6 @@ function contentForm(
   return doc.addStream(joined, form);
 }
 
-/** White space and delimiters of PDF syntax: what ends a name, number or operator. */
-const WHITE = new Set([" ", "\n", "\r", "\t", "\f", "\0"]);
-const DELIMITERS = new Set(["(", ")", "<", ">", "[", "]", "{", "}", "/", "%"]);
-
 /**
  * The operands each operator of PDF 2.0's table A.1 takes, for those that take a fixed number of
  * one or more (sc, scn, SC and SCN take as many as their colour space has components).
@@ -237,9 +234,6 @@ const OPERANDS: Readonly<Record<string, number>> = {
   y: 4,
 };
 
-/** Keywords of PDF syntax that are objects (operands), not operators. */
-const OBJECT_KEYWORDS = new Set(["true", "false", "null"]);
-
 /**
  * How a page's content stream ends, read as a content lexer reads it (strings, comments and inline
  * image data skipped): `unmatched` restores (Q) beyond its saves (found in the wide corpus:
@@ -266,79 +260,30 @@ export function scanContent(content: string): {
   /** Operands since the last operator, at the top level (an array or dictionary counts as one). */
   let operands = 0;
   let shortOperator: string | undefined;
-  const end = content.length;
-  let i = 0;
-  while (i < end) {
-    const c = content.charAt(i);
-    if (WHITE.has(c)) {
-      i++;
-    } else if (c === "%") {
-      while (i < end && content[i] !== "\n" && content[i] !== "\r") i++;
-    } else if (c === "(") {
-      let nesting = 1;
-      for (i++; i < end && nesting > 0; i++) {
-        const d = content[i];
-        if (d === "\\") i++;
-        else if (d === "(") nesting++;
-        else if (d === ")") nesting--;
-      }
-      if (nesting > 0) string = ")".repeat(nesting);
-      if (open.length === 0) operands++;
-    } else if (c === "<" && content[i + 1] === "<") {
-      open.push(">>");
-      i += 2;
-    } else if (c === "<") {
-      const close = content.indexOf(">", i + 1);
-      if (close < 0) string = ">";
-      i = close < 0 ? end : close + 1;
-      if (open.length === 0) operands++;
-    } else if (c === ">" && content[i + 1] === ">") {
-      if (open.at(-1) === ">>") open.pop();
-      i += 2;
-      if (open.length === 0) operands++;
-    } else if (c === "[") {
-      open.push("]");
-      i++;
-    } else if (c === "]") {
-      if (open.at(-1) === "]") open.pop();
-      i++;
-      if (open.length === 0) operands++;
-    } else if (DELIMITERS.has(c) && c !== "/") {
-      i++;
-    } else {
-      let stop = i + 1;
-      while (stop < end && !WHITE.has(content.charAt(stop)) && !DELIMITERS.has(content.charAt(stop))) stop++;
-      let token = content.slice(i, stop);
-      if (/[0-9+\-.]/.test(c)) {
-        // A number ends where its digits do, as Poppler reads it: "1e2" is the number 1, then the
-        // operator e2 (sci-notation.pdf: "/F1 1e2 Tf" leaves Tf no operand).
-        token = token.slice(0, Math.max(1, /^[+-]*\d*\.?\d*/.exec(token)?.[0].length ?? 0));
-      }
-      i += token.length;
-      if (open.length > 0) continue;
-      if (c === "/" || /[0-9+\-.]/.test(c) || OBJECT_KEYWORDS.has(token)) {
-        operands++;
-        continue;
-      }
-      if (shortOperator === undefined && operands < (OPERANDS[token] ?? 0)) shortOperator = token;
-      operands = 0;
-      if (token === "q") depth++;
-      else if (token === "Q") lowest = Math.min(lowest, --depth);
-      else if (token === "BI") i = inlineImageEnd(content, i);
+  const lexer = new ContentLexer(content);
+  while (lexer.next()) {
+    const kind = lexer.kind;
+    if (kind === "[" || kind === "<<") {
+      open.push(kind === "[" ? "]" : ">>");
+      continue;
     }
+    if (kind === "]" || kind === ">>") {
+      if (open.at(-1) === kind) open.pop();
+    } else if (kind === "string") {
+      if (lexer.unclosed !== "") string = lexer.unclosed;
+    }
+    if (open.length > 0) continue;
+    const word = kind === "word" ? lexer.text : "";
+    if (kind !== "word" || isObjectKeyword(word)) {
+      operands++;
+      continue;
+    }
+    if (shortOperator === undefined && operands < (OPERANDS[word] ?? 0)) shortOperator = word;
+    operands = 0;
+    if (word === "q") depth++;
+    else if (word === "Q") lowest = Math.min(lowest, --depth);
+    else if (word === "ID") lexer.imageData();
   }
   const closing = [string, ...open.reverse()].filter(Boolean).join(" ");
   return { unmatched: 0 - lowest, left: depth - lowest, closing, shortOperator };
-}
-
-/** Where the inline image whose BI ends at `from` ends: after its EI, or at the end of the content. */
-function inlineImageEnd(content: string, from: number): number {
-  const data = /\sID\s/g;
-  data.lastIndex = from;
-  const start = data.exec(content);
-  if (start === null) return content.length;
-  const close = /\sEI(?=\s|$)/g;
-  close.lastIndex = start.index + start[0].length;
-  const stop = close.exec(content);
-  return stop === null ? content.length : stop.index + stop[0].length;
 }
