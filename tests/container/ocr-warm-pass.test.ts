@@ -43,7 +43,9 @@ describe("Tesseract passes started ahead", () => {
   });
 
   it("starts the next pass while the page is read, not after: the page does not wait for the fork", async () => {
-    const jpeg = await scanImage({ markdown: "# Notice\n\nEvery page waits for nothing but its own reading." });
+    const jpeg = await scanImage({
+      markdown: "# Notice\n\nEvery page waits for nothing but its own reading.",
+    });
     const { width = 0, height = 0 } = await sharp(jpeg).metadata();
     const page = { dpi: 150, width, height, jpeg };
     const reading = recognise(page, "eng");
