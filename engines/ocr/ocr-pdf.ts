@@ -14,6 +14,7 @@
 import * as mupdf from "mupdf";
 import type { LanguageCode } from "../../contract/index.ts";
 import { copyPixels, pageScale } from "../pdf/render-page.ts";
+import { withBoundedTiling } from "../pdf/tiling-patterns.ts";
 import type { ProgressReporter } from "../types.ts";
 import {
   cropImage,
@@ -363,12 +364,17 @@ function pixelMatrix(doc: mupdf.PDFDocument, index: number, scale: number): mupd
   }
 }
 
-/** The page drawn in grey at `scale`, as it is turned by its /Rotate now. */
+/**
+ * The page drawn in grey at `scale`, as it is turned by its /Rotate now; a tiling pattern without a
+ * usable step is drawn with bounded steps, and keeps its own in the document (tiling-patterns.ts).
+ */
 function drawPage(doc: mupdf.PDFDocument, index: number, scale: number): GreyImage {
   const page = doc.loadPage(index);
   let pixmap: mupdf.Pixmap | undefined;
   try {
-    pixmap = page.toPixmap(mupdf.Matrix.scale(scale, scale), mupdf.ColorSpace.DeviceGray, false, true);
+    pixmap = withBoundedTiling(doc, index, scale, () =>
+      page.toPixmap(mupdf.Matrix.scale(scale, scale), mupdf.ColorSpace.DeviceGray, false, true),
+    );
     return {
       width: pixmap.getWidth(),
       height: pixmap.getHeight(),

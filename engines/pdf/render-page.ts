@@ -6,6 +6,7 @@
  */
 import * as mupdf from "mupdf";
 import sharp from "sharp";
+import { withBoundedTiling } from "./tiling-patterns.ts";
 
 /** JPEG quality of extracted images re-encoded one by one: the "medium" preset (spec §9). */
 export const JPEG_QUALITY = 85;
@@ -42,7 +43,8 @@ export interface RenderedPage {
 
 /**
  * Rasterises page `index` (0-based) of `doc` on white, with annotations and form widgets as a
- * viewer shows them, and starts its JPEG encoding. The pixels are copied out of WASM memory before
+ * viewer shows them (tiling patterns without a usable step drawn with bounded steps:
+ * tiling-patterns.ts), and starts its JPEG encoding. The pixels are copied out of WASM memory before
  * the promise is returned, so the caller may draw the next page while this one encodes.
  */
 export function renderPage(doc: mupdf.Document, index: number, dpi: number): Promise<RenderedPage> {
@@ -50,7 +52,9 @@ export function renderPage(doc: mupdf.Document, index: number, dpi: number): Pro
   let pixmap: mupdf.Pixmap | undefined;
   try {
     const { scale, reduced } = pageScale(page.getBounds(), dpi);
-    pixmap = page.toPixmap(mupdf.Matrix.scale(scale, scale), mupdf.ColorSpace.DeviceRGB, false, true);
+    pixmap = withBoundedTiling(doc, index, scale, () =>
+      page.toPixmap(mupdf.Matrix.scale(scale, scale), mupdf.ColorSpace.DeviceRGB, false, true),
+    );
     const width = pixmap.getWidth();
     const height = pixmap.getHeight();
     return encodePage(copyPixels(pixmap), { width, height, channels: 3 }, scale * 72).then((jpeg) => ({

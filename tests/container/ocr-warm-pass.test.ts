@@ -1,7 +1,7 @@
 /**
- * Tesseract passes started ahead (engines/ocr/tesseract.ts): after a pass, a process with the same
- * arguments waits with its models loaded, and the next page read the same way goes to it; it reads
- * that page exactly as a process started for it does.
+ * Tesseract passes started ahead (engines/ocr/tesseract.ts): while a pass reads, a process with the
+ * same arguments is started and waits with its models loaded, and the next page read the same way
+ * goes to it; it reads that page exactly as a process started for it does.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import sharp from "sharp";
@@ -40,5 +40,21 @@ describe("Tesseract passes started ahead", () => {
     expect(now).toHaveLength(1);
     expect(now[0]?.pid).not.toBe(waiting[0]?.pid);
     expect(first.flatMap((line) => line.words.map((word) => word.text)).join(" ")).toContain("brown fox");
+  });
+
+  it("starts the next pass while the page is read, not after: the page does not wait for the fork", async () => {
+    const jpeg = await scanImage({
+      markdown: "# Notice\n\nEvery page waits for nothing but its own reading.",
+    });
+    const { width = 0, height = 0 } = await sharp(jpeg).metadata();
+    const page = { dpi: 150, width, height, jpeg };
+    const reading = recognise(page, "eng");
+    // Right after the page is handed over: the pass reading it and the next one, already started.
+    const during = tesseractChildren().filter((child) => child.args.includes("--dpi 150 -l eng"));
+    await reading;
+    expect(during).toHaveLength(2);
+    const after = tesseractChildren().filter((child) => child.args.includes("--dpi 150 -l eng"));
+    expect(after).toHaveLength(1);
+    expect(during.map((child) => child.pid)).toContain(after[0]?.pid);
   });
 });
