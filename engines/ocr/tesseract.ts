@@ -7,8 +7,11 @@
  * while the pass before with the same arguments reads (runTesseract), so that its models are loaded
  * by then.
  */
-import { spawn } from "node:child_process";
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import type { Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { AppError, DEFAULT_JOB_TIMEOUT_MS, type LanguageCode } from "../../contract/index.ts";
 
 /** Tesseract's model for each site language. */
@@ -128,12 +131,7 @@ export async function detectLayout(image: GreyImage): Promise<PageLayout> {
 
 /** The page's words, line by line (Tesseract's TSV output, page segmentation 3: automatic). */
 export async function recognise(image: PageImage, models: string): Promise<OcrLine[]> {
-  const { stdout, stderr, status } = await runTesseract(image, ["-l", models, "tsv"]);
-  // Killed (status null) or failed: either way no words to trust.
-  if (status !== 0) {
-    throw new AppError("INTERNAL", "Text recognition failed.", undefined, stderr.slice(-500));
-  }
-  return parseTsv(stdout);
+  return parseTsv(await readPage(image, ["--dpi", String(Math.round(image.dpi)), "-l", models, "tsv"]));
 }
 
 /** Words of Tesseract's TSV (level 5 rows) grouped by their block, paragraph and line numbers. */
@@ -412,4 +410,184 @@ async function runTesseract(page: PageImage, args: readonly string[]): Promise<R
   const run = pass.run(page);
   startSpare(key, full);
   return await run;
+}
+
+/**
+ * Where page images wait for a reader: memory (tmpfs) where the system has it, in a folder only
+ * this user can enter, named by the runner's process id; each image is deleted as soon as it is
+ * read, the folder when its reader ends, and a folder whose runner is gone (killed over a job's
+ * limit) by the next runner that reads a page.
+ */
+const PAGE_FOLDER_BASE = existsSync("/dev/shm") ? "/dev/shm" : tmpdir();
+const PAGE_FOLDER_PREFIX = "ocr-pages-";
+let staleFoldersRemoved = false;
+
+function removeStaleFolders(): void {
+  if (staleFoldersRemoved) return;
+  staleFoldersRemoved = true;
+  for (const name of readdirSync(PAGE_FOLDER_BASE)) {
+    const owner = Number(name.slice(PAGE_FOLDER_PREFIX.length).split("-")[0]);
+    if (!name.startsWith(PAGE_FOLDER_PREFIX) || !Number.isInteger(owner) || owner === process.pid) continue;
+    try {
+      process.kill(owner, 0);
+    } catch {
+      rmSync(join(PAGE_FOLDER_BASE, name), { recursive: true, force: true });
+    }
+  }
+}
+
+/** A blank 16 × 16 page read after each page: its row in the output marks where the page's ended. */
+const END_MARK = Buffer.concat([Buffer.from("P5\n16 16\n255\n", "latin1"), Buffer.alloc(256, 255)]);
+
+/**
+ * A Tesseract process that reads page after page, as the Tesseract CLI reads a list of images:
+ * with `stream_filelist` the names of its images arrive on standard input, a line each, and each
+ * page's TSV is written (and flushed) once the page is read. So its models are loaded once for
+ * all the pages of a job and for the next jobs read the same way (0.1–0.15 CPU s a page for a
+ * Latin model, measured, which a process per page spent again each time), and no process is
+ * started per page. After each page a blank one is read: the first row of its output ends the
+ * page's.
+ */
+class PageReader {
+  readonly #child: ChildProcessWithoutNullStreams;
+  readonly #folder: string;
+  readonly #endMark: string;
+  /** Images named to the process so far (pages and end marks); the TSV numbers them from 1. */
+  #named = 0;
+  #output = "";
+  #errors = "";
+  #exited = false;
+  #waiting: { readonly page: number; readonly settle: (error?: Error) => void } | undefined;
+  #idleTimer: ReturnType<typeof setTimeout> | undefined;
+  busy = false;
+  /** When it last finished a page (performance.now()). */
+  lastUsed = 0;
+
+  constructor(args: readonly string[]) {
+    removeStaleFolders();
+    this.#folder = mkdtempSync(join(PAGE_FOLDER_BASE, `${PAGE_FOLDER_PREFIX}${process.pid}-`));
+    this.#endMark = join(this.#folder, "end.pgm");
+    writeFileSync(this.#endMark, END_MARK);
+    this.#child = spawn("tesseract", ["-", "stdout", ...args, "-c", "stream_filelist=true"], {
+      env: { ...process.env, OMP_THREAD_LIMIT: "1" },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    this.#child.stdout.setEncoding("utf8");
+    this.#child.stdout.on("data", (chunk: string) => {
+      this.#output += chunk;
+      this.#check();
+    });
+    this.#child.stderr.setEncoding("utf8");
+    this.#child.stderr.on("data", (chunk: string) => {
+      this.#errors = (this.#errors + chunk).slice(-2000);
+    });
+    this.#child.stdin.on("error", () => {});
+    this.#child.once("error", (error: NodeJS.ErrnoException) => {
+      const detail = error.code === "ENOENT" ? "tesseract is not installed" : error.message;
+      this.#end(new AppError("INTERNAL", "Text recognition is not installed.", undefined, detail));
+    });
+    this.#child.once("close", () => {
+      this.#end(new AppError("INTERNAL", "Text recognition failed.", undefined, this.#errors.slice(-500)));
+    });
+  }
+
+  get alive(): boolean {
+    return !this.#exited;
+  }
+
+  /** The TSV of `page` (with its header row), read by this process. */
+  async read(page: PageImage): Promise<string> {
+    this.busy = true;
+    clearTimeout(this.#idleTimer);
+    this.#keepAlive(true);
+    const number = this.#named + 1;
+    this.#named += 2;
+    const file = join(this.#folder, `page-${number}.${"jpeg" in page ? "jpg" : "pgm"}`);
+    const timer = setTimeout(() => this.kill(), PASS_TIME_LIMIT_MS);
+    try {
+      writeFileSync(file, "jpeg" in page ? page.jpeg : pgm("draw" in page ? page.draw() : page), {
+        mode: 0o600,
+      });
+      const done = new Promise<void>((resolve, reject) => {
+        this.#waiting = {
+          page: number,
+          settle: (error) => (error === undefined ? resolve() : reject(error)),
+        };
+      });
+      this.#child.stdin.write(`${file}\n${this.#endMark}\n`);
+      this.#check();
+      await done;
+      const header = this.#output.slice(0, this.#output.indexOf("\n") + 1);
+      const start = this.#output.indexOf(`\n1\t${number}\t`);
+      const end = this.#output.indexOf(`\n1\t${number + 1}\t`);
+      const rows = start < 0 ? "" : this.#output.slice(start + 1, end + 1);
+      // What is left: the header, then the end mark's rows.
+      this.#output = header + this.#output.slice(end + 1);
+      return header + rows;
+    } finally {
+      clearTimeout(timer);
+      this.#waiting = undefined;
+      rmSync(file, { force: true });
+      this.busy = false;
+      this.lastUsed = performance.now();
+      if (!this.#exited) {
+        this.#keepAlive(false);
+        this.#idleTimer = setTimeout(() => this.kill(), SPARE_IDLE_MS);
+        this.#idleTimer.unref();
+      }
+    }
+  }
+
+  kill(): void {
+    if (!this.#exited) this.#child.kill("SIGKILL");
+  }
+
+  /** Settles the page waited for once the end mark after it has its first row. */
+  #check(): void {
+    const waiting = this.#waiting;
+    if (waiting !== undefined && this.#output.includes(`\n1\t${waiting.page + 1}\t`)) waiting.settle();
+  }
+
+  #end(error: Error): void {
+    if (this.#exited) return;
+    this.#exited = true;
+    clearTimeout(this.#idleTimer);
+    this.#waiting?.settle(error);
+    rmSync(this.#folder, { recursive: true, force: true });
+  }
+
+  /** Whether this process keeps the runner alive (not while it waits for the next page). */
+  #keepAlive(keep: boolean): void {
+    // The pipes of a child process are sockets.
+    const pipes = [this.#child.stdin, this.#child.stdout, this.#child.stderr] as unknown as Socket[];
+    for (const handle of [this.#child, ...pipes]) {
+      if (keep) handle.ref();
+      else handle.unref();
+    }
+  }
+}
+
+/** Page readers by their arguments; at most SPARE_PASSES of them wait idle. */
+const readers = new Map<string, PageReader[]>();
+
+/** The TSV of `page` read with `args`, by an idle reader of those arguments, or a new one. */
+async function readPage(page: PageImage, args: readonly string[]): Promise<string> {
+  const key = args.join(" ");
+  const same = (readers.get(key) ?? []).filter((reader) => reader.alive);
+  let reader = same.find((candidate) => !candidate.busy);
+  if (reader === undefined) {
+    reader = new PageReader(args);
+    same.push(reader);
+  }
+  readers.set(key, same);
+  try {
+    return await reader.read(page);
+  } finally {
+    const idle = [...readers.values()]
+      .flat()
+      .filter((candidate) => candidate.alive && !candidate.busy)
+      .sort((a, b) => a.lastUsed - b.lastUsed);
+    // The readers used longest ago go first.
+    for (const extra of idle.slice(0, Math.max(0, idle.length - SPARE_PASSES))) extra.kill();
+  }
 }
