@@ -6,7 +6,10 @@ import type * as mupdf from "mupdf";
  * catalog, pages and form XObjects, page thumbnails (/Thumb), which viewers draw themselves, and
  * the XMP metadata of single pages, images, forms and fonts (Photoshop and Illustrator embed
  * their whole edit history and a thumbnail there: 87 KB on a one-page file). Acrobat's optimiser
- * and Ghostscript drop all three. The document's own metadata (title, author, PDF/A claims) stays;
+ * and Ghostscript drop all three. A LibreOffice "hybrid PDF" carries its whole source document
+ * (an ODF package, 389 KB on a 900 KB file) in the trailer's /AdditionalStreams for LibreOffice to
+ * edit again: no viewer reads it, Ghostscript drops it, and a save with object streams cannot
+ * keep it (the cross-reference stream holds only the standard trailer keys), so it goes too. The document's own metadata (title, author, PDF/A claims) stays;
  * a print output intent goes unless the document claims PDF/A (see claimsPdfA).
  * Returns how many entries went.
  */
@@ -18,6 +21,7 @@ export function removePrivateData(pdf: mupdf.PDFDocument): number {
     removed++;
   };
   drop(pdf.getTrailer().get("Root"), "PieceInfo");
+  drop(pdf.getTrailer(), "AdditionalStreams");
   const pages = pdf.countPages();
   for (let index = 0; index < pages; index++) {
     const page = pdf.findPage(index);

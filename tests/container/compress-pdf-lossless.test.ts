@@ -1,0 +1,141 @@
+/**
+ * Compress PDF on images kept exactly or in their own colours, and on data no viewer reads: a
+ * spot-colour gradient re-coded with a PNG predictor, an Indexed (CMYK palette) drawing resampled
+ * back into its palette, and a LibreOffice hybrid PDF's source document. PDFs built in code.
+ */
+import { deflateSync } from "node:zlib";
+import * as mupdf from "mupdf";
+import { describe, expect, it } from "vitest";
+import { compressPdf } from "../../engines/pdf/compress.ts";
+import { ssim } from "../support/ssim.ts";
+import { openPdf, pageTexts, pdfInput, save, textPdfDocument } from "./fixtures.ts";
+
+/** A one-page text PDF that draws `image` (named /Im) with the `cm` matrix `placement`. */
+function pdfDrawing(
+  label: string,
+  image: (doc: mupdf.PDFDocument) => mupdf.PDFObject,
+  placement: string,
+): Uint8Array {
+  const doc = textPdfDocument(label, 1);
+  const page = doc.findPage(0);
+  const xobjects = doc.newDictionary();
+  xobjects.put("Im", image(doc));
+  page.get("Resources").put("XObject", xobjects);
+  const contents = page.get("Contents");
+  contents.writeStream(`q ${placement} cm /Im Do Q ${contents.readStream().asString()}`);
+  return save(doc, "compress");
+}
+
+async function compressed(bytes: Uint8Array): Promise<Uint8Array> {
+  const { bytes: out } = await compressPdf([pdfInput("in.pdf", bytes)], { quality: "medium" }, () => {});
+  return out;
+}
+
+function pageOne(bytes: Uint8Array) {
+  const pixmap = openPdf(bytes)
+    .loadPage(0)
+    .toPixmap(mupdf.Matrix.scale(100 / 72, 100 / 72), mupdf.ColorSpace.DeviceRGB, false, true);
+  const view = { width: pixmap.getWidth(), height: pixmap.getHeight(), channels: 3 as const };
+  return { ...view, data: pixmap.getPixels().slice() };
+}
+
+function drawnImage(bytes: Uint8Array): mupdf.PDFObject {
+  return openPdf(bytes).findPage(0).get("Resources", "XObject", "Im");
+}
+
+describe("compressPdf on images stored losslessly", () => {
+  it("re-codes a spot-colour gradient with a predictor, keeping its colour space and every sample", async () => {
+    const side = 256;
+    // Two inks mixed into RGB by a PostScript function: a smooth gradient, deflated without a predictor.
+    const samples = Uint8Array.from({ length: side * side * 2 }, (_, i) =>
+      i % 2 === 0 ? (i >> 1) % side : Math.floor(i / 2 / side),
+    );
+    const input = pdfDrawing(
+      "Gradient",
+      (doc) => {
+        const tint = doc.addStream("{ 0.5 exch }", {
+          FunctionType: 4,
+          Domain: [0, 1, 0, 1],
+          Range: [0, 1, 0, 1, 0, 1],
+        });
+        return doc.addRawStream(deflateSync(samples, { level: 9 }), {
+          Type: "XObject",
+          Subtype: "Image",
+          Width: side,
+          Height: side,
+          BitsPerComponent: 8,
+          ColorSpace: ["DeviceN", ["Cyan", "Rose"], "DeviceRGB", tint],
+          Filter: "FlateDecode",
+        });
+      },
+      `${side} 0 0 ${side} 72 400`,
+    );
+    const before = drawnImage(input).readRawStream().getLength();
+    const out = await compressed(input);
+    const image = drawnImage(out);
+    expect(image.get("ColorSpace", 0).asName()).toBe("DeviceN");
+    expect(image.get("DecodeParms", "Predictor").asNumber()).toBe(15);
+    expect(image.readRawStream().getLength()).toBeLessThan(before / 10);
+    expect(image.readStream().asUint8Array()).toEqual(samples);
+    expect(ssim(pageOne(input), pageOne(out))).toBeGreaterThanOrEqual(0.99);
+  });
+
+  it("resamples an Indexed drawing with a CMYK palette into its own palette, one byte a pixel", async () => {
+    const [width, height] = [1600, 1200];
+    // Four CMYK inks in bands and a diagonal: a chart or map, drawn 200 pt wide (576 ppi).
+    const palette = Uint8Array.from([0, 0, 0, 0, 255, 0, 0, 0, 0, 200, 255, 0, 0, 0, 0, 255]);
+    const indices = Uint8Array.from({ length: width * height }, (_, i) => {
+      const [x, y] = [i % width, Math.floor(i / width)];
+      return Math.abs(x - y) < 40 ? 3 : Math.floor(x / 400) % 3;
+    });
+    const input = pdfDrawing(
+      "Palette",
+      (doc) =>
+        doc.addStream(indices, {
+          Type: "XObject",
+          Subtype: "Image",
+          Width: width,
+          Height: height,
+          BitsPerComponent: 8,
+          ColorSpace: ["Indexed", "DeviceCMYK", 3, doc.newByteString(palette)],
+        }),
+      "200 0 0 150 72 400",
+    );
+    const out = await compressed(input);
+    const image = drawnImage(out);
+    // 200 pt = 2.78 in at 150 ppi.
+    expect(image.get("Width").asNumber()).toBe(417);
+    expect(image.get("ColorSpace", 0).asName()).toBe("Indexed");
+    expect(image.get("ColorSpace", 1).asName()).toBe("DeviceCMYK");
+    expect(image.get("BitsPerComponent").asNumber()).toBe(8);
+    const after = image.readStream().asUint8Array();
+    expect(after.length).toBe(417 * image.get("Height").asNumber());
+    expect(after.every((index) => index <= 3)).toBe(true);
+    expect(ssim(pageOne(input), pageOne(out))).toBeGreaterThanOrEqual(0.95);
+    expect(pageTexts(openPdf(out))).toEqual(pageTexts(openPdf(input)));
+  });
+});
+
+describe("compressPdf on data no viewer reads", () => {
+  it("drops a hybrid PDF's source document (trailer /AdditionalStreams)", async () => {
+    const doc = textPdfDocument("Hybrid", 1);
+    let seed = 11;
+    // 200 KB of incompressible bytes (xorshift), as a zipped ODF package is.
+    const source = Uint8Array.from({ length: 200_000 }, () => {
+      seed ^= seed << 13;
+      seed ^= seed >>> 17;
+      seed ^= seed << 5;
+      return seed & 0xff;
+    });
+    const streams = doc.newArray();
+    streams.push(doc.newString("application/vnd.oasis.opendocument.text"));
+    streams.push(doc.addStream(source, {}));
+    doc.getTrailer().put("AdditionalStreams", streams);
+    const input = save(doc, "compress");
+    expect(input.length).toBeGreaterThan(source.length);
+    const out = await compressed(input);
+    expect(out.length).toBeLessThan(input.length - source.length * 0.9);
+    expect(openPdf(out).getTrailer().get("AdditionalStreams").isNull()).toBe(true);
+    expect(pageTexts(openPdf(out))).toEqual(pageTexts(openPdf(input)));
+  });
+});
