@@ -47,7 +47,7 @@ export function redeflateStreams(pdf: mupdf.PDFDocument): number {
 }
 
 /** Whether the stream is coded only with parameterless lossless filters (and at least one). */
-function codedPlainly(stream: mupdf.PDFObject): boolean {
+export function codedPlainly(stream: mupdf.PDFObject): boolean {
   const parameters = stream.get("DecodeParms");
   if (parameters.isDictionary()) return false;
   if (parameters.isArray()) {

@@ -1,7 +1,8 @@
 /**
  * Compress PDF on images kept exactly or in their own colours, and on data no viewer reads: a
  * spot-colour gradient re-coded with a PNG predictor, an Indexed (CMYK palette) drawing resampled
- * back into its palette, and a LibreOffice hybrid PDF's source document. PDFs built in code.
+ * back into its palette, path coordinates written with six decimals, and a LibreOffice hybrid
+ * PDF's source document. PDFs built in code.
  */
 import { deflateSync } from "node:zlib";
 import * as mupdf from "mupdf";
@@ -112,6 +113,34 @@ describe("compressPdf on images stored losslessly", () => {
     expect(after.length).toBe(417 * image.get("Height").asNumber());
     expect(after.every((index) => index <= 3)).toBe(true);
     expect(ssim(pageOne(input), pageOne(out))).toBeGreaterThanOrEqual(0.95);
+    expect(pageTexts(openPdf(out))).toEqual(pageTexts(openPdf(input)));
+  });
+});
+
+describe("compressPdf on content streams", () => {
+  it("writes path coordinates with 5 significant digits and leaves other operands as they were", async () => {
+    const doc = textPdfDocument("Plot", 1);
+    // A plotted curve, as CAD and plotting programs write it: six decimals a coordinate.
+    const points = Array.from({ length: 6000 }, (_, i) => {
+      const x = 72 + (i * 468) / 6000 + 0.000001 * (i % 7);
+      const y = 500 + 120 * Math.sin(i / 150) + 0.0000013 * (i % 11);
+      return `${x.toFixed(6)} ${y.toFixed(6)} ${i === 0 ? "m" : "l"}`;
+    });
+    const page = doc.findPage(0);
+    const contents = page.get("Contents");
+    const drawing = `q 1.000001 0 0 1.000001 0.123456 0 cm 0.501234 w ${points.join("\n")} S Q\n`;
+    contents.writeStream(drawing + contents.readStream().asString());
+    const input = save(doc, "compress");
+    const before = openPdf(input).findPage(0).get("Contents").readRawStream().getLength();
+    const out = await compressed(input);
+    const content = openPdf(out).findPage(0).get("Contents");
+    expect(content.readRawStream().getLength()).toBeLessThan(before * 0.8);
+    const text = content.readStream().asString();
+    // The first point, rounded; the matrix and the line width exactly as written.
+    expect(text).toContain("72 500 m");
+    expect(text).toContain("1.000001 0 0 1.000001 0.123456 0 cm 0.501234 w");
+    expect(text).not.toMatch(/\d\.\d{5,} \d+\.\d+ l/);
+    expect(ssim(pageOne(input), pageOne(out))).toBeGreaterThanOrEqual(0.99);
     expect(pageTexts(openPdf(out))).toEqual(pageTexts(openPdf(input)));
   });
 });
