@@ -1,7 +1,6 @@
-import { deflateSync } from "node:zlib";
 import type * as mupdf from "mupdf";
 import { concatBytes } from "../bytes.ts";
-import { codedPlainly } from "./compress-streams.ts";
+import { codedPlainly, writeDeflated } from "./compress-streams.ts";
 
 /** A stream is rewritten only when this share of it or more is saved. */
 const MIN_SAVING = 0.05;
@@ -42,15 +41,8 @@ export function roundPathCoordinates(pdf: mupdf.PDFDocument, digits: number): nu
     try {
       if (!object.isStream() || !(contents.has(num) || isContentXObject(object))) continue;
       if (!object.get("Filter").isNull() && !codedPlainly(object)) continue;
-      const before = object.readRawStream().getLength();
       const rounded = roundedContent(object.readStream().asUint8Array(), digits);
-      if (rounded === null) continue;
-      const again = deflateSync(rounded, { level: 9, memLevel: 9 });
-      if (again.length > before * (1 - MIN_SAVING)) continue;
-      object.writeRawStream(again);
-      object.put("Filter", pdf.newName("FlateDecode"));
-      object.delete("DecodeParms");
-      saved += before - again.length;
+      if (rounded !== null) saved += writeDeflated(pdf, object, rounded, MIN_SAVING);
     } catch {
       // A stream that does not decode cleanly is left exactly as it is.
     }
