@@ -1,4 +1,5 @@
 import type * as mupdf from "mupdf";
+import { writeDeflated } from "./compress-streams.ts";
 
 /**
  * Removes what only other applications read and no viewer shows: page-piece data (/PieceInfo,
@@ -42,8 +43,24 @@ export function removePrivateData(pdf: mupdf.PDFDocument): number {
     }
   }
   removed += slimDocumentMetadata(root.get("Metadata"));
-  if (!root.get("OutputIntents").isNull() && !claimsPdfA(root.get("Metadata"))) drop(root, "OutputIntents");
+  const pdfA = claimsPdfA(root.get("Metadata"));
+  if (!root.get("OutputIntents").isNull() && !pdfA) drop(root, "OutputIntents");
+  if (!pdfA) deflateMetadata(pdf, root.get("Metadata"));
   return removed;
+}
+
+/**
+ * Deflates the document's XMP when it is stored as plain text (MuPDF's save leaves metadata
+ * streams unfiltered; Acrobat Distiller writes 16 KB of it on a one-page file). PDF/A forbids a
+ * filter on the metadata stream, so a file claiming PDF/A keeps its XMP readable as text.
+ */
+function deflateMetadata(pdf: mupdf.PDFDocument, metadata: mupdf.PDFObject): void {
+  if (!metadata.isStream() || !metadata.get("Filter").isNull()) return;
+  try {
+    writeDeflated(pdf, metadata, metadata.readStream().asUint8Array(), 0.1);
+  } catch {
+    // Metadata that does not read is left as it is.
+  }
 }
 
 /**

@@ -1,8 +1,8 @@
 /**
  * Compress PDF on images kept exactly or in their own colours, and on data no viewer reads: a
  * spot-colour gradient re-coded with a PNG predictor, an Indexed (CMYK palette) drawing resampled
- * back into its palette, path coordinates written with six decimals, and a LibreOffice hybrid
- * PDF's source document. PDFs built in code.
+ * back into its palette, path coordinates written with six decimals, document XMP stored as plain
+ * text, and a LibreOffice hybrid PDF's source document. PDFs built in code.
  */
 import { deflateSync } from "node:zlib";
 import * as mupdf from "mupdf";
@@ -167,5 +167,29 @@ describe("compressPdf on data no viewer reads", () => {
     expect(out.length).toBeLessThan(input.length - source.length * 0.9);
     expect(openPdf(out).getTrailer().get("AdditionalStreams").isNull()).toBe(true);
     expect(pageTexts(openPdf(out))).toEqual(pageTexts(openPdf(input)));
+  });
+
+  it("deflates the document's XMP, unless the file claims PDF/A (which forbids a filter there)", async () => {
+    const withXmp = (claim: string) => {
+      const doc = textPdfDocument("Described", 1);
+      const subjects = Array.from({ length: 400 }, (_, i) => `<rdf:li>subject ${i}</rdf:li>`).join("");
+      const xml = `<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:pdfaid="http://www.aiim.org/pdfa/ns/id/">${claim}<dc:subject><rdf:Bag>${subjects}</rdf:Bag></dc:subject></rdf:Description></rdf:RDF></x:xmpmeta><?xpacket end="w"?>`;
+      const stream = doc.addRawStream(new TextEncoder().encode(xml), { Type: "Metadata", Subtype: "XML" });
+      doc.getTrailer().get("Root").put("Metadata", stream);
+      return { input: save(doc, "compress"), xml };
+    };
+    const plain = withXmp("");
+    const metadata = openPdf(await compressed(plain.input))
+      .getTrailer()
+      .get("Root", "Metadata");
+    expect(metadata.get("Filter").asName()).toBe("FlateDecode");
+    expect(metadata.readRawStream().getLength()).toBeLessThan(plain.xml.length / 4);
+    expect(metadata.readStream().asString()).toBe(plain.xml);
+    const archival = withXmp("<pdfaid:part>2</pdfaid:part><pdfaid:conformance>B</pdfaid:conformance>");
+    const kept = openPdf(await compressed(archival.input))
+      .getTrailer()
+      .get("Root", "Metadata");
+    expect(kept.get("Filter").isNull()).toBe(true);
+    expect(kept.readStream().asString()).toBe(archival.xml);
   });
 });
