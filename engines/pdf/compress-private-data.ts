@@ -69,7 +69,7 @@ function deflateMetadata(pdf: mupdf.PDFDocument, metadata: mupdf.PDFObject): voi
  * conditions, often a 600 KB CMYK profile) only serve a printing press, which a file resampled
  * for the screen and office printers no longer suits: they go, as with Ghostscript's `/ebook`.
  */
-function claimsPdfA(metadata: mupdf.PDFObject): boolean {
+export function claimsPdfA(metadata: mupdf.PDFObject): boolean {
   if (!metadata.isStream()) return false;
   try {
     return metadata.readStream().asString().includes("pdfaid:part");

@@ -1,6 +1,7 @@
 import type * as mupdf from "mupdf";
 import { AppError, type JobFacts } from "../../contract/index.ts";
 import type { EngineHandler } from "../types.ts";
+import { replaceSrgbProfiles } from "./compress-colour-spaces.ts";
 import { roundPathCoordinates } from "./compress-content.ts";
 import { mergeDuplicateStreams } from "./compress-duplicates.ts";
 import { extractFontCollections } from "./compress-font-collections.ts";
@@ -8,7 +9,7 @@ import { subsetFonts } from "./compress-fonts.ts";
 import { pruneGlyphMaps } from "./compress-glyph-maps.ts";
 import { recompressImages } from "./compress-images.ts";
 import { COMPRESSION_LEVELS, type CompressionLevelName } from "./compress-levels.ts";
-import { removePrivateData } from "./compress-private-data.ts";
+import { claimsPdfA, removePrivateData } from "./compress-private-data.ts";
 import { removeUnusedResources } from "./compress-resources.ts";
 import { redeflateStreams } from "./compress-streams.ts";
 import { subsetType1Fonts } from "./compress-type1.ts";
@@ -47,6 +48,7 @@ export const compressPdf: EngineHandler<{ quality: CompressionLevelName }> = asy
     const pages = pdf.countPages();
     const repaired = wasRepaired(pdf);
     const privateData = removePrivateData(pdf);
+    replaceSrgbProfiles(pdf, claimsPdfA(pdf.getTrailer().get("Root", "Metadata")));
     const unusedResources = removeUnusedResources(pdf);
     const duplicates = mergeDuplicateStreams(pdf);
     const fontsSubset = trySubsetFonts(pdf);

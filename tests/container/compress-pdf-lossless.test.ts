@@ -1,8 +1,9 @@
 /**
  * Compress PDF on images kept exactly or in their own colours, and on data no viewer reads: a
  * spot-colour gradient re-coded with a PNG predictor, an Indexed (CMYK palette) drawing resampled
- * back into its palette, path coordinates written with six decimals, document XMP stored as plain
- * text, and a LibreOffice hybrid PDF's source document. PDFs built in code.
+ * back into its palette, path coordinates written with six decimals, colour spaces tied to an
+ * embedded sRGB profile, document XMP stored as plain text, and a LibreOffice hybrid PDF's source
+ * document. PDFs built in code.
  */
 import { deflateSync } from "node:zlib";
 import * as mupdf from "mupdf";
@@ -142,6 +143,104 @@ describe("compressPdf on content streams", () => {
     expect(text).not.toMatch(/\d\.\d{5,} \d+\.\d+ l/);
     expect(ssim(pageOne(input), pageOne(out))).toBeGreaterThanOrEqual(0.99);
     expect(pageTexts(openPdf(out))).toEqual(pageTexts(openPdf(input)));
+  });
+});
+
+/**
+ * A matrix/TRC RGB display profile (ICC v2) with the sRGB primaries and white point (D50) and a
+ * 2.2 gamma, described as `name`.
+ */
+function rgbProfile(name: string): Uint8Array {
+  const xyz = (x: number, y: number, z: number) => {
+    const tag = new DataView(new ArrayBuffer(20));
+    tag.setUint32(0, 0x58595a20);
+    [x, y, z].forEach((value, i) => {
+      tag.setInt32(8 + 4 * i, Math.round(value * 65536));
+    });
+    return new Uint8Array(tag.buffer);
+  };
+  const desc = new Uint8Array(92 + name.length);
+  new DataView(desc.buffer).setUint32(0, 0x64657363);
+  new DataView(desc.buffer).setUint32(8, name.length + 1);
+  desc.set(new TextEncoder().encode(name), 12);
+  const curve = Uint8Array.from([0x63, 0x75, 0x72, 0x76, 0, 0, 0, 0, 0, 0, 0, 1, 0x02, 0x33, 0, 0]);
+  const tags: [string, Uint8Array][] = [
+    ["desc", desc],
+    ["wtpt", xyz(0.9642, 1, 0.8249)],
+    ["rXYZ", xyz(0.4361, 0.2225, 0.0139)],
+    ["gXYZ", xyz(0.3851, 0.7169, 0.0971)],
+    ["bXYZ", xyz(0.1431, 0.0606, 0.7141)],
+    ["rTRC", curve],
+    ["gTRC", curve],
+    ["bTRC", curve],
+  ];
+  let at = 132 + 12 * tags.length;
+  const placed = tags.map(([signature, data]) => {
+    const offset = at;
+    at += Math.ceil(data.length / 4) * 4;
+    return { signature, data, offset };
+  });
+  const profile = new Uint8Array(at);
+  const view = new DataView(profile.buffer);
+  const ascii = (offset: number, text: string) => profile.set(new TextEncoder().encode(text), offset);
+  view.setUint32(0, at);
+  view.setUint32(8, 0x02100000);
+  ascii(12, "mntrRGB XYZ ");
+  ascii(36, "acsp");
+  view.setInt32(68, Math.round(0.9642 * 65536));
+  view.setInt32(72, 65536);
+  view.setInt32(76, Math.round(0.8249 * 65536));
+  view.setUint32(128, tags.length);
+  for (const [index, { signature, data, offset }] of placed.entries()) {
+    ascii(132 + 12 * index, signature);
+    view.setUint32(136 + 12 * index, offset);
+    view.setUint32(140 + 12 * index, data.length);
+    profile.set(data, offset);
+  }
+  return profile;
+}
+
+describe("compressPdf on colour spaces", () => {
+  const profiled = (name: string) =>
+    pdfDrawing(
+      "Profiled",
+      (doc) => {
+        const space = doc.addObject(doc.newArray());
+        space.push(doc.newName("ICCBased"));
+        space.push(doc.addStream(rgbProfile(name), { N: 3 }));
+        const page = doc.findPage(0);
+        const spaces = doc.newDictionary();
+        spaces.put("CS0", space);
+        page.get("Resources").put("ColorSpace", spaces);
+        const contents = page.get("Contents");
+        contents.writeStream(`/CS0 cs 0.2 0.5 0.8 sc 72 300 200 80 re f ${contents.readStream().asString()}`);
+        const pixels = Uint8Array.from({ length: 64 * 64 * 3 }, (_, i) => (i * 7) % 256);
+        return doc.addStream(pixels, {
+          Type: "XObject",
+          Subtype: "Image",
+          Width: 64,
+          Height: 64,
+          BitsPerComponent: 8,
+          ColorSpace: space,
+        });
+      },
+      "64 0 0 64 300 300",
+    );
+
+  it("draws colours tied to an embedded sRGB profile as DeviceRGB, and drops the profile", async () => {
+    const input = profiled("sRGB IEC61966-2.1");
+    const out = await compressed(input);
+    const page = openPdf(out).findPage(0);
+    expect(page.get("Resources", "ColorSpace", "CS0").asName()).toBe("DeviceRGB");
+    expect(page.get("Resources", "XObject", "Im", "ColorSpace").asName()).toBe("DeviceRGB");
+    expect(out.length).toBeLessThan(input.length - 300);
+    expect(ssim(pageOne(input), pageOne(out))).toBeGreaterThanOrEqual(0.99);
+  });
+
+  it("keeps a profile of another RGB space", async () => {
+    const out = await compressed(profiled("Adobe RGB (1998)"));
+    const space = openPdf(out).findPage(0).get("Resources", "ColorSpace", "CS0");
+    expect(space.get(0).asName()).toBe("ICCBased");
   });
 });
 

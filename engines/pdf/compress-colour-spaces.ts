@@ -1,0 +1,98 @@
+import type * as mupdf from "mupdf";
+
+/** Nesting followed inside one object (colour spaces sit a few levels down). */
+const MAX_DEPTH = 12;
+/** Resource names that set what DeviceRGB itself means on a page: dropped, not rewritten. */
+const DEFAULT_SPACES = new Set(["DefaultRGB", "DefaultGray", "DefaultCMYK"]);
+
+/**
+ * Replaces colour spaces defined by an embedded sRGB profile (`[/ICCBased <profile>]`, a 2.5–3 KB
+ * stream InDesign, Illustrator and Office write into every file) with DeviceRGB, which viewers
+ * already draw as sRGB: the colours stay, the profile goes. Ghostscript's `/ebook` turns every
+ * colour into device sRGB the same way. Profiles of other spaces (Adobe RGB, CMYK presses) are
+ * kept: without them colours would shift. Left alone in a file claiming PDF/A, which needs its
+ * colour spaces tied to a profile. Returns how many references were replaced.
+ */
+export function replaceSrgbProfiles(pdf: mupdf.PDFDocument, pdfA: boolean): number {
+  if (pdfA) return 0;
+  const profiles = srgbProfiles(pdf);
+  if (profiles.size === 0) return 0;
+  const isSrgbSpace = (value: mupdf.PDFObject): boolean => {
+    if (!value.isArray() || value.length !== 2) return false;
+    const family = value.get(0);
+    const profile = value.get(1);
+    return (
+      family.isName() &&
+      family.asName() === "ICCBased" &&
+      profile.isIndirect() &&
+      profiles.has(profile.asIndirect())
+    );
+  };
+  let replaced = 0;
+  const visit = (holder: mupdf.PDFObject, depth: number) => {
+    if (depth > MAX_DEPTH) return;
+    if (holder.isDictionary()) {
+      const keys: string[] = [];
+      holder.forEach((_, key) => {
+        keys.push(String(key));
+      });
+      for (const key of keys) {
+        const value = holder.get(key);
+        if (isSrgbSpace(value)) {
+          if (DEFAULT_SPACES.has(key)) holder.delete(key);
+          else holder.put(key, pdf.newName("DeviceRGB"));
+          replaced++;
+        } else if (!value.isIndirect()) visit(value, depth + 1);
+      }
+    } else if (holder.isArray()) {
+      for (let i = 0; i < holder.length; i++) {
+        const value = holder.get(i);
+        if (isSrgbSpace(value)) {
+          holder.put(i, pdf.newName("DeviceRGB"));
+          replaced++;
+        } else if (!value.isIndirect()) visit(value, depth + 1);
+      }
+    }
+  };
+  const count = pdf.countObjects();
+  for (let num = 1; num < count; num++) {
+    try {
+      // Indirect references only: resolve() on streams makes a garbage-collecting save drop them.
+      visit(pdf.newIndirect(num), 0);
+    } catch {
+      // Objects that fail to load are left alone.
+    }
+  }
+  return replaced;
+}
+
+/** Object numbers of embedded ICC profiles of RGB data that describe themselves as sRGB. */
+function srgbProfiles(pdf: mupdf.PDFDocument): Set<number> {
+  const found = new Set<number>();
+  const count = pdf.countObjects();
+  for (let num = 1; num < count; num++) {
+    const object = pdf.newIndirect(num);
+    try {
+      if (!object.isStream() || object.get("N").asNumber() !== 3) continue;
+      if (!object.get("Subtype").isNull() || !object.get("Type").isNull()) continue;
+      const profile = object.readStream().asUint8Array();
+      if (isSrgbProfile(profile)) found.add(num);
+    } catch {
+      // A profile that does not read is left where it is.
+    }
+  }
+  return found;
+}
+
+/**
+ * Whether ICC profile bytes are an RGB display profile named sRGB: the header says "mntr" (display)
+ * and "RGB " (data colour space) and "acsp" (the signature), and its description names sRGB.
+ */
+function isSrgbProfile(profile: Uint8Array): boolean {
+  if (profile.length < 132 || profile.length > 64 * 1024) return false;
+  const text = (from: number, to: number) => String.fromCharCode(...profile.subarray(from, to));
+  if (text(36, 40) !== "acsp" || text(16, 20) !== "RGB " || text(12, 16) !== "mntr") return false;
+  // The description is ASCII ('desc') or UTF-16 ('mluc'): look for the name in both.
+  const ascii = Buffer.from(profile).toString("latin1");
+  return ascii.includes("sRGB") || ascii.includes("s\0R\0G\0B");
+}
