@@ -2,8 +2,11 @@ import { deflateSync } from "node:zlib";
 import type * as mupdf from "mupdf";
 import { filterRows } from "../image/png-encode.ts";
 
-/** Images beyond this many samples are left as they are (their rows are filtered in memory). */
-const MAX_SAMPLES = 240_000_000;
+/**
+ * Images of more bytes of samples are left as they are: the samples and their filtered copy are
+ * both held in memory (80 MB each at most, as an 80-megapixel grey image is decoded elsewhere).
+ */
+const MAX_BYTES = 80_000_000;
 /** A re-coded stream must save at least this share of the old one to replace it. */
 const MIN_SAVING = 0.1;
 /** Filters that store samples exactly: an image coded only with these can be re-coded without loss. */
@@ -64,9 +67,9 @@ export function predictedImage(image: mupdf.PDFObject, colors: number): Predicte
   const bitsPerComponent = stencil ? 1 : image.get("BitsPerComponent").asNumber();
   const components = stencil ? 1 : colors;
   if (![1, 2, 4, 8, 16].includes(bitsPerComponent) || !(width > 0 && height > 0)) return null;
-  if (width * height * components > MAX_SAMPLES) return null;
-  const data = image.readStream().asUint8Array();
   const rowBytes = Math.ceil((width * components * bitsPerComponent) / 8);
+  if (rowBytes * height > MAX_BYTES) return null;
+  const data = image.readStream().asUint8Array();
   // A short stream (damaged, or cut by its producer) keeps the padding a reader gives it.
   if (data.length < rowBytes * height) return null;
   return deflateWithPredictor({ data, width, height, colors: components, bitsPerComponent });
