@@ -17,8 +17,8 @@ export function replaceSrgbProfiles(pdf: mupdf.PDFDocument, pdfA: boolean): numb
   if (pdfA) return 0;
   const profiles = srgbProfiles(pdf);
   if (profiles.size === 0) return 0;
-  const isSrgbSpace = (value: mupdf.PDFObject): boolean => {
-    if (!value.isArray() || value.length !== 2) return false;
+  const isSrgbArray = (value: mupdf.PDFObject): boolean => {
+    if (value.length !== 2) return false;
     const family = value.get(0);
     const profile = value.get(1);
     return (
@@ -28,6 +28,20 @@ export function replaceSrgbProfiles(pdf: mupdf.PDFDocument, pdfA: boolean): numb
       profiles.has(profile.asIndirect())
     );
   };
+  // Colour space arrays that are objects of their own, so references are matched by number
+  // (resolving every reference of a 60,000-object file to look would take seconds).
+  const spaceObjects = new Set<number>();
+  const count = pdf.countObjects();
+  for (let num = 1; num < count; num++) {
+    try {
+      const object = pdf.newIndirect(num);
+      if (object.isArray() && isSrgbArray(object)) spaceObjects.add(num);
+    } catch {
+      // Objects that fail to load are left alone.
+    }
+  }
+  const isSrgbSpace = (value: mupdf.PDFObject): boolean =>
+    value.isIndirect() ? spaceObjects.has(value.asIndirect()) : value.isArray() && isSrgbArray(value);
   let replaced = 0;
   const visit = (holder: mupdf.PDFObject, depth: number) => {
     if (depth > MAX_DEPTH) return;
@@ -54,7 +68,6 @@ export function replaceSrgbProfiles(pdf: mupdf.PDFDocument, pdfA: boolean): numb
       }
     }
   };
-  const count = pdf.countObjects();
   for (let num = 1; num < count; num++) {
     try {
       // Indirect references only: resolve() on streams makes a garbage-collecting save drop them.
