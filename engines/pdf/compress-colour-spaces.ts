@@ -15,43 +15,21 @@ const DEFAULT_SPACES = new Set(["DefaultRGB", "DefaultGray", "DefaultCMYK"]);
  */
 export function replaceSrgbProfiles(pdf: mupdf.PDFDocument, pdfA: boolean): number {
   if (pdfA) return 0;
-  const profiles = srgbProfiles(pdf);
+  const { profiles, spaceObjects } = srgbObjects(pdf);
   if (profiles.size === 0) return 0;
-  const isSrgbArray = (value: mupdf.PDFObject): boolean => {
-    if (value.length !== 2) return false;
-    const family = value.get(0);
-    const profile = value.get(1);
-    return (
-      family.isName() &&
-      family.asName() === "ICCBased" &&
-      profile.isIndirect() &&
-      profiles.has(profile.asIndirect())
-    );
-  };
-  // Colour space arrays that are objects of their own, so references are matched by number
-  // (resolving every reference of a 60,000-object file to look would take seconds).
-  const spaceObjects = new Set<number>();
-  const count = pdf.countObjects();
-  for (let num = 1; num < count; num++) {
-    try {
-      const object = pdf.newIndirect(num);
-      if (object.isArray() && isSrgbArray(object)) spaceObjects.add(num);
-    } catch {
-      // Objects that fail to load are left alone.
-    }
-  }
   const isSrgbSpace = (value: mupdf.PDFObject): boolean =>
-    value.isIndirect() ? spaceObjects.has(value.asIndirect()) : value.isArray() && isSrgbArray(value);
+    value.isIndirect()
+      ? spaceObjects.has(value.asIndirect())
+      : value.isArray() && profiles.has(iccProfileOf(value));
   let replaced = 0;
   const visit = (holder: mupdf.PDFObject, depth: number) => {
     if (depth > MAX_DEPTH) return;
     if (holder.isDictionary()) {
-      const keys: string[] = [];
-      holder.forEach((_, key) => {
-        keys.push(String(key));
+      const entries: [string, mupdf.PDFObject][] = [];
+      holder.forEach((value, key) => {
+        entries.push([String(key), value]);
       });
-      for (const key of keys) {
-        const value = holder.get(key);
+      for (const [key, value] of entries) {
         if (isSrgbSpace(value)) {
           if (DEFAULT_SPACES.has(key)) holder.delete(key);
           else holder.put(key, pdf.newName("DeviceRGB"));
@@ -68,6 +46,7 @@ export function replaceSrgbProfiles(pdf: mupdf.PDFDocument, pdfA: boolean): numb
       }
     }
   };
+  const count = pdf.countObjects();
   for (let num = 1; num < count; num++) {
     try {
       // Indirect references only: resolve() on streams makes a garbage-collecting save drop them.
@@ -79,22 +58,44 @@ export function replaceSrgbProfiles(pdf: mupdf.PDFDocument, pdfA: boolean): numb
   return replaced;
 }
 
-/** Object numbers of embedded ICC profiles of RGB data that describe themselves as sRGB. */
-function srgbProfiles(pdf: mupdf.PDFDocument): Set<number> {
-  const found = new Set<number>();
+/** The object number of the profile of an `[/ICCBased <profile>]` array, else 0. */
+function iccProfileOf(space: mupdf.PDFObject): number {
+  if (space.length !== 2) return 0;
+  const family = space.get(0);
+  const profile = space.get(1);
+  if (!family.isName() || family.asName() !== "ICCBased" || !profile.isIndirect()) return 0;
+  return profile.asIndirect();
+}
+
+/**
+ * In one pass over the objects: the embedded ICC profiles of RGB data that describe themselves as
+ * sRGB, and the colour space arrays that are objects of their own and use one of them (references
+ * to those are then matched by number: resolving every reference of a 60,000-object file to look
+ * would take seconds).
+ */
+function srgbObjects(pdf: mupdf.PDFDocument): { profiles: Set<number>; spaceObjects: Set<number> } {
+  const profiles = new Set<number>();
+  const spaces = new Map<number, number>();
   const count = pdf.countObjects();
   for (let num = 1; num < count; num++) {
     const object = pdf.newIndirect(num);
     try {
+      if (object.isArray()) {
+        const profile = iccProfileOf(object);
+        if (profile !== 0) spaces.set(num, profile);
+        continue;
+      }
       if (!object.isStream() || object.get("N").asNumber() !== 3) continue;
       if (!object.get("Subtype").isNull() || !object.get("Type").isNull()) continue;
-      const profile = object.readStream().asUint8Array();
-      if (isSrgbProfile(profile)) found.add(num);
+      if (isSrgbProfile(object.readStream().asUint8Array())) profiles.add(num);
     } catch {
-      // A profile that does not read is left where it is.
+      // An object that does not read is left where it is.
     }
   }
-  return found;
+  const spaceObjects = new Set(
+    [...spaces].filter(([, profile]) => profiles.has(profile)).map(([num]) => num),
+  );
+  return { profiles, spaceObjects };
 }
 
 /**

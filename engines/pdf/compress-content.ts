@@ -6,9 +6,12 @@ import { codedPlainly, writeDeflated } from "./compress-streams.ts";
 const MIN_SAVING = 0.05;
 /** Operators that build a path: their operands are coordinates only. */
 const PATH_OPERATORS = new Set(["m", "l", "c", "v", "y", "re"]);
-const WHITESPACE = new Set([0, 9, 10, 12, 13, 32]);
-/** Delimiters that end a regular token (PDF 32000-1 §7.2.2). */
-const DELIMITERS = new Set([..."()<>[]{}/%"].map((c) => c.charCodeAt(0)));
+/** Byte classes (PDF 32000-1 §7.2.2): 0 regular, 1 white space, 2 delimiter. */
+const WHITE = 1;
+const DELIMITER = 2;
+const BYTE_CLASS = new Uint8Array(256);
+for (const byte of [0, 9, 10, 12, 13, 32]) BYTE_CLASS[byte] = WHITE;
+for (const c of "()<>[]{}/%") BYTE_CLASS[c.charCodeAt(0)] = DELIMITER;
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)$/;
 /** Longest token read as text: numbers and operators are short; longer runs are neither. */
 const MAX_TOKEN = 32;
@@ -69,18 +72,18 @@ export function roundedContent(content: Uint8Array, digits: number): Uint8Array 
   let at = 0;
   while (at < content.length) {
     const byte = content[at] ?? 0;
-    if (WHITESPACE.has(byte)) {
+    const kind = BYTE_CLASS[byte];
+    if (kind === WHITE) {
       at++;
       continue;
     }
-    if (DELIMITERS.has(byte)) {
+    if (kind === DELIMITER) {
       at = skipDelimited(content, at);
       operands = null;
       continue;
     }
     const start = at;
-    while (at < content.length && !WHITESPACE.has(content[at] ?? 0) && !DELIMITERS.has(content[at] ?? 0))
-      at++;
+    while (at < content.length && BYTE_CLASS[content[at] ?? 0] === 0) at++;
     const token = at - start > MAX_TOKEN ? "" : String.fromCharCode(...content.subarray(start, at));
     if (NUMBER.test(token)) {
       operands?.push({ start, end: at });
@@ -124,7 +127,7 @@ function skipDelimited(content: Uint8Array, at: number): number {
   }
   if (byte === "/") {
     let i = at + 1;
-    while (i < content.length && !WHITESPACE.has(content[i] ?? 0) && !DELIMITERS.has(content[i] ?? 0)) i++;
+    while (i < content.length && BYTE_CLASS[content[i] ?? 0] === 0) i++;
     return i;
   }
   // << >> [ ] { } and a lone >.
