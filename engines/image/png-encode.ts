@@ -93,6 +93,22 @@ function filterRow(
 }
 
 /**
+ * Rows of `rowBytes` bytes (`height` of them, from the start of `samples`), each prefixed with the
+ * PNG filter that suits it best and filtered with it; `bpp` is the distance in bytes between a
+ * sample and its left neighbour (at least 1). PNG's IDAT data and PDF's /Predictor 15 data alike.
+ */
+export function filterRows(samples: Uint8Array, height: number, rowBytes: number, bpp: number): Uint8Array {
+  const filtered = new Uint8Array(height * (rowBytes + 1));
+  const candidates = Array.from({ length: 5 }, () => new Uint8Array(rowBytes + 1));
+  for (let y = 0; y < height; y++) {
+    const best = filterRow(samples, y, rowBytes, bpp, candidates);
+    // The early exit leaves losing candidates incomplete; the winner ran to the end of the row.
+    filtered.set(candidates[best] as Uint8Array, y * (rowBytes + 1));
+  }
+  return filtered;
+}
+
+/**
  * 8-bit pixels, `channels` interleaved samples per pixel, row-major without padding → PNG bytes.
  */
 export function encodePng(
@@ -103,13 +119,7 @@ export function encodePng(
 ): Uint8Array {
   const rowBytes = width * channels;
   if (pixels.length !== rowBytes * height) throw new Error("pixel data does not match the size");
-  const filtered = new Uint8Array(height * (rowBytes + 1));
-  const candidates = Array.from({ length: 5 }, () => new Uint8Array(rowBytes + 1));
-  for (let y = 0; y < height; y++) {
-    const best = filterRow(pixels, y, rowBytes, channels, candidates);
-    // The early exit leaves losing candidates incomplete; the winner ran to the end of the row.
-    filtered.set(candidates[best] as Uint8Array, y * (rowBytes + 1));
-  }
+  const filtered = filterRows(pixels, height, rowBytes, channels);
   const idat = deflate(filtered, { level: 9, memLevel: 9, strategy: Z_FILTERED });
   const header = new Uint8Array(13);
   const view = new DataView(header.buffer);

@@ -1,8 +1,16 @@
-import { deflateSync } from "node:zlib";
 import * as mupdf from "mupdf";
 import sharp from "sharp";
 import { ImageUse } from "./compress-image-use.ts";
 import type { CompressionLevel } from "./compress-levels.ts";
+import { indexedPalette, type Palette, toPaletteIndices } from "./compress-palette.ts";
+import {
+  deflateWithPredictor,
+  filterList,
+  type PredictedStream,
+  predictedImage,
+  repredictImage,
+  writePredicted,
+} from "./compress-predictors.ts";
 
 /** Images beyond this many pixels are left as they are (decoding them would risk the memory cap). */
 const MAX_PIXELS = 80_000_000;
@@ -72,18 +80,61 @@ export async function recompressImages(
     }
   }
   const work = [...candidates, ...maskDpi.keys()];
+  const replaced = new Set<number>();
   for (const [index, num] of work.entries()) {
     const isMask = maskDpi.has(num);
     const result = await recompressImage(pdf, num, level, isMask ? maskDpi.get(num) : use.dpiOf(num), isMask);
     if (result !== null) {
+      replaced.add(num);
       report.recompressed++;
       if (result.downsampled) report.downsampled++;
       report.bytesBefore += result.before;
       report.bytesAfter += result.after;
     }
-    progress(0.3 + (0.7 * (index + 1)) / work.length);
+    progress(0.3 + (0.6 * (index + 1)) / work.length);
   }
+  // Every other image stored losslessly (masks, bilevel and spot-colour images included) is
+  // re-coded with a predictor when that saves.
+  for (const num of images) {
+    if (replaced.has(num)) continue;
+    const before = rawLength(pdf, num);
+    const saved = tryRepredict(pdf, num);
+    if (saved > 0) {
+      report.recompressed++;
+      report.bytesBefore += before;
+      report.bytesAfter += before - saved;
+    }
+  }
+  progress(1);
   return report;
+}
+
+function rawLength(pdf: mupdf.PDFDocument, num: number): number {
+  try {
+    return pdf.newIndirect(num).readRawStream().getLength();
+  } catch {
+    return 0;
+  }
+}
+
+/** repredictImage on one image object; an image that fails to load or decode is left alone. */
+function tryRepredict(pdf: mupdf.PDFDocument, num: number): number {
+  try {
+    const object = pdf.newIndirect(num);
+    return repredictImage(pdf, object, componentCount(pdf, object));
+  } catch {
+    return 0;
+  }
+}
+
+/** Components per sample of an image's colour space, as MuPDF reads it (1 for a stencil mask). */
+function componentCount(pdf: mupdf.PDFDocument, object: mupdf.PDFObject): number {
+  const image = pdf.loadImage(object);
+  try {
+    return image.getColorSpace()?.getNumberOfComponents() ?? 1;
+  } finally {
+    image.destroy();
+  }
 }
 
 /** How many times wider `mask` is than `owner` (1 when either width is unreadable). */
@@ -128,15 +179,7 @@ function findImages(pdf: mupdf.PDFDocument): {
 }
 
 function filterNames(object: mupdf.PDFObject): string[] {
-  const filter = object.get("Filter");
-  if (filter.isName()) return [filter.asName()];
-  const names: string[] = [];
-  if (filter.isArray()) {
-    filter.forEach((item) => {
-      if (item.isName()) names.push(item.asName());
-    });
-  }
-  return names;
+  return filterList(object) ?? [];
 }
 
 /** The colour space entry to write with 1 or 3 components: the original one when a JPEG carries it as is. */
@@ -159,6 +202,8 @@ interface Decoded {
   readonly colourSpace: mupdf.PDFObject;
   /** The samples were converted to RGB from another colour space. */
   readonly converted: boolean;
+  /** The colours of the image's Indexed colour space as decoded, when it has one. */
+  readonly palette: Palette | null;
 }
 
 /** The image's samples as packed grey or RGB bytes, or null when it is one to leave alone. */
@@ -190,13 +235,15 @@ function decode(pdf: mupdf.PDFDocument, object: mupdf.PDFObject): Decoded | null
         pixmap = rgb;
       }
       const channels = pixmap.getNumberOfComponents() === 1 ? 1 : 3;
+      const pixels = packed(pixmap, channels);
       return {
-        pixels: packed(pixmap, channels),
+        pixels,
         width,
         height,
         channels,
         colourSpace: converted ? pdf.newName("DeviceRGB") : keptColourSpace(pdf, object, channels),
         converted,
+        palette: paletteOf(object, pixels, channels),
       };
     } finally {
       pixmap.destroy();
@@ -205,6 +252,13 @@ function decode(pdf: mupdf.PDFDocument, object: mupdf.PDFObject): Decoded | null
     image.destroy();
     if (copy !== null) pdf.deleteObject(copy);
   }
+}
+
+/** The palette of an Indexed image stored losslessly (see indexedPalette), else null. */
+function paletteOf(object: mupdf.PDFObject, pixels: Uint8Array, channels: number): Palette | null {
+  if (filterNames(object).some((name) => LOSSY_FILTERS.has(name))) return null;
+  if (!object.get("ColorSpace").isArray()) return null;
+  return indexedPalette(object, object.readStream().asUint8Array(), pixels, channels);
 }
 
 /** A copy of a stream's dictionary without `key` (and without /Length, which the new stream sets). */
@@ -247,6 +301,15 @@ function looksLikePhoto(image: Decoded): boolean {
   return false;
 }
 
+/** The image's own samples re-coded with a predictor, or null when it is not stored losslessly. */
+function losslessCandidate(pdf: mupdf.PDFDocument, object: mupdf.PDFObject): PredictedStream | null {
+  try {
+    return predictedImage(object, componentCount(pdf, object));
+  } catch {
+    return null;
+  }
+}
+
 interface Replaced {
   readonly downsampled: boolean;
   readonly before: number;
@@ -277,28 +340,53 @@ async function recompressImage(
   const downsampled = width < image.width && height < image.height;
   // Soft masks stay lossless: JPEG noise in a mask shows as halos along every edge it cuts.
   const photo = !softMask && (lossy || looksLikePhoto(image));
-  // A drawing at its own resolution in its own colours is already stored as well as Flate can.
-  if (!photo && !downsampled && !image.converted) return null;
+  // A drawing at its own resolution keeps its samples and colour space (re-coded with a predictor
+  // after this pass when that saves).
+  if (!photo && !downsampled) return null;
   let pipeline = sharp(image.pixels, {
     raw: { width: image.width, height: image.height, channels: image.channels },
   });
   if (downsampled) pipeline = pipeline.resize(width, height, { kernel: "lanczos3", fit: "fill" });
   if (image.channels === 1) pipeline = pipeline.toColourspace("b-w");
   let stream: Uint8Array;
+  let predicted: PredictedStream | null = null;
   if (photo) {
     stream = await pipeline.jpeg({ quality: level.jpegQuality, mozjpeg: true }).toBuffer();
+    // Smooth images (gradients, renderings) stored losslessly can be smaller still, exactly.
+    const exact = downsampled ? null : losslessCandidate(pdf, object);
+    if (exact !== null && exact.stream.length < stream.length) {
+      if (exact.stream.length > before * (1 - MIN_SAVING)) return null;
+      writePredicted(pdf, object, exact);
+      return { downsampled, before, after: exact.stream.length };
+    }
   } else {
-    stream = deflateSync(await pipeline.raw().toBuffer(), { level: 9, memLevel: 9 });
+    // An Indexed image goes back into its palette: one byte a pixel instead of three.
+    const pixels = new Uint8Array(await pipeline.raw().toBuffer());
+    const { palette, channels } = image;
+    predicted = deflateWithPredictor({
+      data: palette === null ? pixels : toPaletteIndices(pixels, channels, palette),
+      width,
+      height,
+      colors: palette === null ? channels : 1,
+      bitsPerComponent: 8,
+    });
+    stream = predicted.stream;
   }
   if (stream.length > before * (1 - MIN_SAVING)) return null;
-  object.writeRawStream(stream);
-  object.put("Filter", pdf.newName(photo ? "DCTDecode" : "FlateDecode"));
-  object.delete("DecodeParms");
+  if (predicted !== null) writePredicted(pdf, object, predicted);
+  else {
+    object.writeRawStream(stream);
+    object.put("Filter", pdf.newName("DCTDecode"));
+    object.delete("DecodeParms");
+  }
   object.delete("Decode");
   object.delete("SMaskInData");
   object.put("Width", width);
   object.put("Height", height);
   object.put("BitsPerComponent", 8);
-  object.put("ColorSpace", image.colourSpace);
+  object.put(
+    "ColorSpace",
+    predicted !== null && image.palette !== null ? object.get("ColorSpace") : image.colourSpace,
+  );
   return { downsampled, before, after: stream.length };
 }

@@ -1,4 +1,5 @@
 import type * as mupdf from "mupdf";
+import { writeDeflated } from "./compress-streams.ts";
 
 /**
  * Removes what only other applications read and no viewer shows: page-piece data (/PieceInfo,
@@ -6,7 +7,10 @@ import type * as mupdf from "mupdf";
  * catalog, pages and form XObjects, page thumbnails (/Thumb), which viewers draw themselves, and
  * the XMP metadata of single pages, images, forms and fonts (Photoshop and Illustrator embed
  * their whole edit history and a thumbnail there: 87 KB on a one-page file). Acrobat's optimiser
- * and Ghostscript drop all three. The document's own metadata (title, author, PDF/A claims) stays;
+ * and Ghostscript drop all three. A LibreOffice "hybrid PDF" carries its whole source document
+ * (an ODF package, 389 KB on a 900 KB file) in the trailer's /AdditionalStreams for LibreOffice to
+ * edit again: no viewer reads it, Ghostscript drops it, and a save with object streams cannot
+ * keep it (the cross-reference stream holds only the standard trailer keys), so it goes too. The document's own metadata (title, author, PDF/A claims) stays;
  * a print output intent goes unless the document claims PDF/A (see claimsPdfA).
  * Returns how many entries went.
  */
@@ -18,6 +22,7 @@ export function removePrivateData(pdf: mupdf.PDFDocument): number {
     removed++;
   };
   drop(pdf.getTrailer().get("Root"), "PieceInfo");
+  drop(pdf.getTrailer(), "AdditionalStreams");
   const pages = pdf.countPages();
   for (let index = 0; index < pages; index++) {
     const page = pdf.findPage(index);
@@ -38,8 +43,24 @@ export function removePrivateData(pdf: mupdf.PDFDocument): number {
     }
   }
   removed += slimDocumentMetadata(root.get("Metadata"));
-  if (!root.get("OutputIntents").isNull() && !claimsPdfA(root.get("Metadata"))) drop(root, "OutputIntents");
+  const pdfA = claimsPdfA(root.get("Metadata"));
+  if (!root.get("OutputIntents").isNull() && !pdfA) drop(root, "OutputIntents");
+  if (!pdfA) deflateMetadata(pdf, root.get("Metadata"));
   return removed;
+}
+
+/**
+ * Deflates the document's XMP when it is stored as plain text (MuPDF's save leaves metadata
+ * streams unfiltered; Acrobat Distiller writes 16 KB of it on a one-page file). PDF/A forbids a
+ * filter on the metadata stream, so a file claiming PDF/A keeps its XMP readable as text.
+ */
+function deflateMetadata(pdf: mupdf.PDFDocument, metadata: mupdf.PDFObject): void {
+  if (!metadata.isStream() || !metadata.get("Filter").isNull()) return;
+  try {
+    writeDeflated(pdf, metadata, metadata.readStream().asUint8Array(), 0.1);
+  } catch {
+    // Metadata that does not read is left as it is.
+  }
 }
 
 /**
@@ -48,7 +69,7 @@ export function removePrivateData(pdf: mupdf.PDFDocument): number {
  * conditions, often a 600 KB CMYK profile) only serve a printing press, which a file resampled
  * for the screen and office printers no longer suits: they go, as with Ghostscript's `/ebook`.
  */
-function claimsPdfA(metadata: mupdf.PDFObject): boolean {
+export function claimsPdfA(metadata: mupdf.PDFObject): boolean {
   if (!metadata.isStream()) return false;
   try {
     return metadata.readStream().asString().includes("pdfaid:part");

@@ -32,13 +32,7 @@ export function redeflateStreams(pdf: mupdf.PDFDocument): number {
       if (!codedPlainly(object)) continue;
       const type = object.get("Type");
       if (type.isName() && STRUCTURE_TYPES.has(type.asName())) continue;
-      const before = object.readRawStream().getLength();
-      const again = deflateSync(object.readStream().asUint8Array(), { level: 9, memLevel: 9 });
-      if (again.length > before * (1 - MIN_SAVING)) continue;
-      object.writeRawStream(again);
-      object.put("Filter", pdf.newName("FlateDecode"));
-      object.delete("DecodeParms");
-      saved += before - again.length;
+      saved += writeDeflated(pdf, object, object.readStream().asUint8Array(), MIN_SAVING);
     } catch {
       // A stream that does not decode cleanly is left exactly as it is.
     }
@@ -46,8 +40,27 @@ export function redeflateStreams(pdf: mupdf.PDFDocument): number {
   return saved;
 }
 
+/**
+ * Replaces the stream's data with `data` deflated at the highest level, when that saves at least
+ * `minSaving` of its bytes as stored. Returns the bytes saved (0 when it was left as it was).
+ */
+export function writeDeflated(
+  pdf: mupdf.PDFDocument,
+  stream: mupdf.PDFObject,
+  data: Uint8Array,
+  minSaving: number,
+): number {
+  const before = stream.readRawStream().getLength();
+  const again = deflateSync(data, { level: 9, memLevel: 9 });
+  if (again.length > before * (1 - minSaving)) return 0;
+  stream.writeRawStream(again);
+  stream.put("Filter", pdf.newName("FlateDecode"));
+  stream.delete("DecodeParms");
+  return before - again.length;
+}
+
 /** Whether the stream is coded only with parameterless lossless filters (and at least one). */
-function codedPlainly(stream: mupdf.PDFObject): boolean {
+export function codedPlainly(stream: mupdf.PDFObject): boolean {
   const parameters = stream.get("DecodeParms");
   if (parameters.isDictionary()) return false;
   if (parameters.isArray()) {

@@ -1,13 +1,15 @@
 import type * as mupdf from "mupdf";
 import { AppError, type JobFacts } from "../../contract/index.ts";
 import type { EngineHandler } from "../types.ts";
+import { replaceSrgbProfiles } from "./compress-colour-spaces.ts";
+import { roundPathCoordinates } from "./compress-content.ts";
 import { mergeDuplicateStreams } from "./compress-duplicates.ts";
 import { extractFontCollections } from "./compress-font-collections.ts";
 import { subsetFonts } from "./compress-fonts.ts";
 import { pruneGlyphMaps } from "./compress-glyph-maps.ts";
 import { recompressImages } from "./compress-images.ts";
 import { COMPRESSION_LEVELS, type CompressionLevelName } from "./compress-levels.ts";
-import { removePrivateData } from "./compress-private-data.ts";
+import { claimsPdfA, removePrivateData } from "./compress-private-data.ts";
 import { removeUnusedResources } from "./compress-resources.ts";
 import { redeflateStreams } from "./compress-streams.ts";
 import { subsetType1Fonts } from "./compress-type1.ts";
@@ -29,7 +31,7 @@ const IMAGES_DONE = 85;
 
 /**
  * Compresses one PDF: fonts subset, images resampled and re-encoded as the level says (see
- * compress-levels.ts), then a lossless re-save. Everything else (text, form fields and XFA,
+ * compress-levels.ts), path coordinates written with fewer digits, then a lossless re-save. Everything else (text, form fields and XFA,
  * links, bookmarks, structure tags, attachments) is kept as it is. When the result is not smaller
  * than the input (as uploaded), the upload comes back unchanged with `already_optimized: true`.
  */
@@ -46,6 +48,7 @@ export const compressPdf: EngineHandler<{ quality: CompressionLevelName }> = asy
     const pages = pdf.countPages();
     const repaired = wasRepaired(pdf);
     const privateData = removePrivateData(pdf);
+    replaceSrgbProfiles(pdf, claimsPdfA(pdf.getTrailer().get("Root", "Metadata")));
     const unusedResources = removeUnusedResources(pdf);
     const duplicates = mergeDuplicateStreams(pdf);
     const fontsSubset = trySubsetFonts(pdf);
@@ -53,6 +56,7 @@ export const compressPdf: EngineHandler<{ quality: CompressionLevelName }> = asy
     const images = await recompressImages(pdf, level, (share) =>
       progress(Math.round(FONTS_DONE + share * (IMAGES_DONE - FONTS_DONE))),
     );
+    roundPathCoordinates(pdf, level.pathDigits);
     redeflateStreams(pdf);
     const saved = savePdf(pdf, SAVE_OPTIONS);
     progress(100);
