@@ -7,6 +7,7 @@ import "./app/fonts.css";
 import { reloadOnPreloadError } from "./app/preload-error";
 import { afterFirstPaint } from "./lib/after-first-paint";
 import { announceAfterPaint } from "./lib/announce-after-paint";
+import { yieldToMain } from "./lib/yield-to-main";
 
 reloadOnPreloadError();
 
@@ -19,7 +20,11 @@ reloadOnPreloadError();
  * scripts/page-preloads.ts) in an inert template that is put into the <head> at that moment, so
  * neither their requests nor their compilation compete with the page's first layout and paint.
  */
-void afterFirstPaint(document.getElementById("root")).then(() => {
+void afterFirstPaint(document.getElementById("root")).then(async () => {
   announceAfterPaint();
-  return import("./start");
+  // React's DOM renderer is evaluated in a task of its own, then the rest of the app in another
+  // (app/dom-renderer.ts): two shorter tasks instead of one long one.
+  await import("./app/dom-renderer");
+  await yieldToMain();
+  await import("./start");
 });

@@ -1,8 +1,8 @@
 import { StrictMode, startTransition } from "react";
-import { createRoot, hydrateRoot } from "react-dom/client";
 import { createBrowserRouter } from "react-router";
 import { RouterProvider } from "react-router/dom";
 import { AppShell } from "./app/app";
+import { createRoot, hydrateRoot } from "./app/dom-renderer";
 import { preloadRoute, routes } from "./app/router";
 import { isLanguageCode } from "./lib/contract";
 import i18next, { i18nReady } from "./lib/i18n/i18n";
