@@ -5,6 +5,7 @@ import "./styles/components.css";
 import "./styles/tool.css";
 import "./app/fonts.css";
 import { reloadOnPreloadError } from "./app/preload-error";
+import { applyStoredTheme } from "./components/theme/theme";
 import { afterFirstPaint } from "./lib/after-first-paint";
 import { announceAfterPaint } from "./lib/announce-after-paint";
 import { yieldToMain } from "./lib/yield-to-main";
@@ -22,8 +23,11 @@ reloadOnPreloadError();
  */
 void afterFirstPaint(document.getElementById("root")).then(async () => {
   announceAfterPaint();
-  // React's DOM renderer is evaluated in a task of its own, then the rest of the app in another
-  // (app/dom-renderer.ts): two shorter tasks instead of one long one.
+  // Each piece of start-up work in a task of its own, so that none is long: the stored theme
+  // (components/theme/theme.ts), React's DOM renderer (app/dom-renderer.ts), then the rest of the app.
+  await yieldToMain();
+  applyStoredTheme();
+  await yieldToMain();
   await import("./app/dom-renderer");
   await yieldToMain();
   await import("./start");
