@@ -1,9 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { buildClientIfMissing, freePort, ROOT, startStack } from "../scripts/stack.ts";
 
-export const PLAIN_PAGE_PATH = "/bench-plain-page.html";
+/** Named by process: two benchmarks serving the same build must not remove each other's page. */
+export const PLAIN_PAGE_PATH = `/bench-plain-page-${process.pid}.html`;
 const PLAIN_PAGE =
   '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Plain</title></head><body><h1>Every PDF and image tool you need</h1><p>A plain page for comparison.</p></body></html>\n';
 
@@ -46,7 +47,7 @@ export async function startBuiltSite(clientDir?: string): Promise<{ url: string;
     url: stack.url,
     async stop() {
       await stack.stop();
-      unlinkSync(plainFile);
+      rmSync(plainFile, { force: true });
       rmSync(persistTo, { recursive: true, force: true });
       if (wranglerConfig !== undefined) rmSync(wranglerConfig, { force: true });
     },
