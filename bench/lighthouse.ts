@@ -7,17 +7,31 @@
  * contentful paint as a ratio to the plain static page of bench/site-paint.ts under the same profile.
  * Lighthouse is not a dependency of the project: the first run installs it with npm into
  * node_modules/.cache (git-ignored), as the other benches install their reference tools.
+ * Options (environment): RUNS; LIGHTHOUSE_PAGES=/hi,/ (only those, with the plain page);
+ * LIGHTHOUSE_REPORTS=<folder> (each run's full JSON report: its long-tasks, bootup-time and
+ * mainthread-work-breakdown audits name the long tasks); BASELINE_CLIENT=<another build's dist/client>
+ * (that build too, served by a second stack, its runs interleaved with this build's);
+ * LIGHTHOUSE_SCRIPTLESS=1 (each page also with its scripts removed, the floor the scripts are
+ * measured against; both variants then go through bench/page-variants.ts's proxy).
  * Run with `node bench/lighthouse.ts` after `vite build` (it builds when dist/ is missing).
  */
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { availableParallelism, loadavg } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { ROOT } from "../scripts/stack.ts";
 import { CHROMIUM } from "../tests/e2e/browser.ts";
 import { PLAIN_PAGE_PATH, startBuiltSite } from "./built-site.ts";
+import { startPageProxy, withoutScripts } from "./page-variants.ts";
 
 const RUNS = Number(process.env.RUNS ?? 3);
+/** Where to write each run's full JSON report (its long-tasks, bootup-time… audits), when set. */
+const REPORTS = process.env.LIGHTHOUSE_REPORTS;
+/** Only the pages whose path is listed (comma-separated), when set; the plain page is always run. */
+const ONLY = process.env.LIGHTHOUSE_PAGES?.split(",");
+/** Also each page with its scripts removed (bench/page-variants.ts), both variants through a proxy. */
+const SCRIPTLESS = process.env.LIGHTHOUSE_SCRIPTLESS === "1";
 const LIGHTHOUSE_VERSION = "13.5.0";
 const PAGES = [
   // The same plain page as bench/site-paint.ts: FCP is also given as a ratio to it.
@@ -84,8 +98,35 @@ async function loadLighthouse(): Promise<{ lighthouse: Lighthouse; launcher: Chr
   return { lighthouse: lighthouse.default, launcher };
 }
 
+interface Target {
+  readonly label: string;
+  readonly url: string;
+}
+
 const { lighthouse, launcher } = await loadLighthouse();
-const stack = await startBuiltSite();
+const stops: (() => Promise<void>)[] = [];
+const targets: Target[] = [];
+/** This build, and with BASELINE_CLIENT another build's dist/client served by a second stack. */
+const builds: { label: string; clientDir?: string }[] = [{ label: "this build" }];
+if (process.env.BASELINE_CLIENT) builds.push({ label: "baseline", clientDir: process.env.BASELINE_CLIENT });
+for (const build of builds) {
+  const stack = await startBuiltSite(build.clientDir);
+  stops.push(() => stack.stop());
+  if (!SCRIPTLESS) {
+    targets.push({ label: build.label, url: stack.url });
+    continue;
+  }
+  // Both variants through the same kind of proxy (bench/page-variants.ts), so they differ only in
+  // the scripts: the page as served, and the same page with its scripts removed.
+  for (const [label, transform] of [
+    ["as served", undefined],
+    ["without scripts", withoutScripts],
+  ] as const) {
+    const proxy = await startPageProxy(stack.url, transform);
+    stops.push(() => proxy.close());
+    targets.push({ label: `${build.label}, ${label} (through a proxy)`, url: proxy.url });
+  }
+}
 const chrome = await launcher.launch({
   chromePath: CHROMIUM,
   chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run"],
@@ -99,48 +140,86 @@ const median = (values: number[]) => {
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 };
 
-try {
-  console.log(`\nLighthouse ${LIGHTHOUSE_VERSION} performance, mobile profile, median of ${RUNS} runs\n`);
-  console.log(`| page | score | ${METRICS.map(([, label]) => label).join(" | ")} | FCP ratio to plain |`);
-  console.log(`|---|---|${METRICS.map(() => "---").join("|")}|---|`);
-  let plainFcp = Number.NaN;
-  for (const page of PAGES) {
-    const scores: number[] = [];
-    const values = new Map<string, number[]>(METRICS.map(([id]) => [id, []]));
-    let failures = 0;
-    for (let run = 0; run < RUNS; run++) {
-      const result = await lighthouse(`${stack.url}${page.path}`, {
-        port: chrome.port,
-        onlyCategories: ["performance"],
-        logLevel: "error",
-        output: "json",
-      });
-      if (!result) throw new Error(`Lighthouse returned nothing for ${page.path}`);
-      const failure = result.lhr.runtimeError?.message;
-      // A trace Lighthouse itself failed to record (NO_NAVSTART and the like) is run again, up to
-      // MAX_FAILED_RUNS times a page; the failure is printed so the retry is visible.
-      if (failure && ++failures <= MAX_FAILED_RUNS) {
-        console.error(`Lighthouse run on ${page.path} failed (${failure}); running it again`);
-        run--;
-        continue;
-      }
-      if (failure) throw new Error(`Lighthouse failed on ${page.path}: ${failure}`);
-      scores.push(Math.round((result.lhr.categories.performance.score ?? 0) * 100));
-      const summary = result.lhr.audits.metrics?.details?.items?.[0];
-      for (const [id] of METRICS)
-        values.get(id)?.push(result.lhr.audits[id]?.numericValue ?? summary?.[id] ?? Number.NaN);
-    }
-    const cells = METRICS.map(([id]) => {
-      const value = median(values.get(id) ?? []);
-      return id === "cumulative-layout-shift" ? value.toFixed(3) : `${Math.round(value)} ms`;
+interface Runs {
+  readonly scores: number[];
+  readonly values: Map<string, number[]>;
+}
+
+/** One Lighthouse run of `path` on `target`, retried when Lighthouse fails to record it. */
+async function runOnce(target: Target, path: string, run: number, into: Runs): Promise<void> {
+  for (let failures = 0; ; failures++) {
+    const result = await lighthouse(`${target.url}${path}`, {
+      port: chrome.port,
+      onlyCategories: ["performance"],
+      logLevel: "error",
+      output: "json",
     });
-    const fcp = median(values.get("first-contentful-paint") ?? []);
-    if (page.path === PLAIN_PAGE_PATH) plainFcp = fcp;
-    console.log(
-      `| ${page.name} | ${median(scores)} (${scores.join(", ")}) | ${cells.join(" | ")} | ${(fcp / plainFcp).toFixed(2)}× |`,
-    );
+    if (!result) throw new Error(`Lighthouse returned nothing for ${path}`);
+    const failure = result.lhr.runtimeError?.message;
+    // A trace Lighthouse itself failed to record (NO_NAVSTART and the like) is run again, up to
+    // MAX_FAILED_RUNS times a page; the failure is printed so the retry is visible.
+    if (failure && failures < MAX_FAILED_RUNS) {
+      console.error(`Lighthouse run on ${path} failed (${failure}); running it again`);
+      continue;
+    }
+    if (failure) throw new Error(`Lighthouse failed on ${path}: ${failure}`);
+    if (REPORTS) {
+      const name = `${target.label}-${path}`.replace(/[^\w]+/g, "_");
+      writeFileSync(join(REPORTS, `${name}-${run}.json`), JSON.stringify(result.lhr));
+    }
+    into.scores.push(Math.round((result.lhr.categories.performance.score ?? 0) * 100));
+    const summary = result.lhr.audits.metrics?.details?.items?.[0];
+    for (const [id] of METRICS)
+      into.values.get(id)?.push(result.lhr.audits[id]?.numericValue ?? summary?.[id] ?? Number.NaN);
+    return;
+  }
+}
+
+try {
+  if (REPORTS) mkdirSync(REPORTS, { recursive: true });
+  const pages = PAGES.filter((page) => !ONLY || page.path === PLAIN_PAGE_PATH || ONLY.includes(page.path));
+  const runs = new Map<string, Runs>();
+  const runsOf = (target: Target, path: string) => {
+    const key = `${target.label}\n${path}`;
+    let found = runs.get(key);
+    if (!found) {
+      found = { scores: [], values: new Map(METRICS.map(([id]) => [id, []])) };
+      runs.set(key, found);
+    }
+    return found;
+  };
+  const loads: number[] = [];
+  // Run by run, every page on every target (in a new order each run), so that two builds or two
+  // variants meet the same machine load.
+  for (let run = 0; run < RUNS; run++) {
+    loads.push(loadavg()[0] ?? Number.NaN);
+    for (const page of pages)
+      for (const target of [...targets].sort(() => Math.random() - 0.5))
+        await runOnce(target, page.path, run, runsOf(target, page.path));
+  }
+  loads.push(loadavg()[0] ?? Number.NaN);
+  console.log(`\nLighthouse ${LIGHTHOUSE_VERSION} performance, mobile profile, median of ${RUNS} runs`);
+  console.log(
+    `Load average (1 min) over the runs: ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} (${availableParallelism()} cores)`,
+  );
+  for (const target of targets) {
+    if (targets.length > 1) console.log(`\n${target.label}`);
+    console.log(`\n| page | score | ${METRICS.map(([, label]) => label).join(" | ")} | FCP ratio to plain |`);
+    console.log(`|---|---|${METRICS.map(() => "---").join("|")}|---|`);
+    const plainFcp = median(runsOf(target, PLAIN_PAGE_PATH).values.get("first-contentful-paint") ?? []);
+    for (const page of pages) {
+      const { scores, values } = runsOf(target, page.path);
+      const cells = METRICS.map(([id]) => {
+        const value = median(values.get(id) ?? []);
+        return id === "cumulative-layout-shift" ? value.toFixed(3) : `${Math.round(value)} ms`;
+      });
+      const fcp = median(values.get("first-contentful-paint") ?? []);
+      console.log(
+        `| ${page.name} | ${median(scores)} (${scores.join(", ")}) | ${cells.join(" | ")} | ${(fcp / plainFcp).toFixed(2)}× |`,
+      );
+    }
   }
 } finally {
   chrome.kill();
-  await stack.stop();
+  for (const stop of stops) await stop();
 }

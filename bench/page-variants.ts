@@ -4,12 +4,14 @@ import type { AddressInfo } from "node:net";
 /**
  * The page as it would be served with its scripts removed: no `<script>` element (the entry module
  * and any data a script reads) and none of the `<link>` hints that only the scripts use (module
- * preloads, `preload as="fetch"` of the locale files the app loads before hydrating). Everything else
- * (markup, inlined stylesheet, font and image preloads) is kept byte for byte.
+ * preloads, `preload as="fetch"` of the locale files the app loads before hydrating), nor the
+ * template that holds them until the entry announces them (client/src/lib/announce-after-paint.ts).
+ * Everything else (markup, inlined stylesheet, font and image preloads) is kept byte for byte.
  */
 export function withoutScripts(html: string): string {
   return html
     .replace(/<script\b[^>]*>[\s\S]*?<\/script\s*>/gi, "")
+    .replace(/<template id="after-paint">[\s\S]*?<\/template>/gi, "")
     .replace(/<link\b(?=[^>]*\brel=["']?modulepreload\b)[^>]*>/gi, "")
     .replace(/<link\b(?=[^>]*\brel=["']?preload\b)(?=[^>]*\bas=["']?fetch\b)[^>]*>/gi, "");
 }

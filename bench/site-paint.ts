@@ -13,12 +13,15 @@
  * a change in the machine's load falls on both alike; the median of the per-run ratios is printed
  * beside the ratio of the medians, with the load average over the runs. The machine is shared: read
  * the ratios, not the milliseconds.
+ * With BASELINE_CLIENT=<another build's dist/client> (a copy kept from before a change), a second
+ * stack serves that build and every run loads its pages too, interleaved with this build's in the
+ * same shuffled order, so that two builds are compared in one period of the machine's load.
  * Run with `node bench/site-paint.ts` after `vite build` (it builds when dist/ is missing).
  */
 import { availableParallelism, loadavg } from "node:os";
 import { launchChromium } from "../tests/e2e/browser.ts";
 import { PLAIN_PAGE_PATH, startBuiltSite } from "./built-site.ts";
-import { startPageProxy, withoutScripts } from "./page-variants.ts";
+import { type PageProxy, startPageProxy, withoutScripts } from "./page-variants.ts";
 
 const RUNS = Number(process.env.RUNS ?? 15);
 const SCRIPTS_TARGET = 1.15;
@@ -37,11 +40,29 @@ const PAGES: readonly Page[] = [
   { name: "home in Hindi /hi", path: "/hi" },
 ];
 
+interface Build {
+  readonly label: string;
+  readonly stack: { stop(): Promise<void> };
+  /** The page as served, and the same page with its scripts removed. */
+  readonly asServed: PageProxy;
+  readonly scriptless: PageProxy;
+}
+
+async function serve(label: string, clientDir?: string): Promise<Build> {
+  const stack = await startBuiltSite(clientDir);
+  return {
+    label,
+    stack,
+    asServed: await startPageProxy(stack.url),
+    scriptless: await startPageProxy(stack.url, withoutScripts),
+  };
+}
+
 // The browser first: if it cannot start, no stack is left running.
 const browser = await launchChromium();
-const stack = await startBuiltSite();
-const asServed = await startPageProxy(stack.url);
-const scriptless = await startPageProxy(stack.url, withoutScripts);
+const builds: Build[] = [await serve("this build")];
+const baseline = process.env.BASELINE_CLIENT;
+if (baseline) builds.push(await serve(`baseline ${baseline}`, baseline));
 
 async function firstContentfulPaint(origin: string, path: string): Promise<number> {
   const context = await browser.newContext();
@@ -81,61 +102,77 @@ const shuffled = <T>(items: readonly T[]): T[] => {
 
 try {
   // One warm-up load of each variant (wrangler dev compiles the Worker on the first request).
-  for (const page of PAGES) {
-    await firstContentfulPaint(asServed.url, page.path);
-    if (page.paired) await firstContentfulPaint(scriptless.url, page.path);
+  for (const build of builds) {
+    for (const page of PAGES) {
+      await firstContentfulPaint(build.asServed.url, page.path);
+      if (page.paired) await firstContentfulPaint(build.scriptless.url, page.path);
+    }
   }
-  const withScripts = new Map<string, number[]>(PAGES.map((page) => [page.name, []]));
-  const bare = new Map<string, number[]>(PAGES.map((page) => [page.name, []]));
-  const pairRatios = new Map<string, number[]>(PAGES.map((page) => [page.name, []]));
+  const key = (build: Build, page: Page) => `${build.label}\n${page.name}`;
+  const withScripts = new Map<string, number[]>();
+  const bare = new Map<string, number[]>();
+  const pairRatios = new Map<string, number[]>();
+  const push = (map: Map<string, number[]>, name: string, value: number) =>
+    map.set(name, [...(map.get(name) ?? []), value]);
   const loads: number[] = [];
+  const visits = builds.flatMap((build) => PAGES.map((page) => ({ build, page })));
   for (let run = 0; run < RUNS; run++) {
     loads.push(loadavg()[0] ?? Number.NaN);
-    for (const page of shuffled(PAGES)) {
+    for (const { build, page } of shuffled(visits)) {
+      const name = key(build, page);
       if (!page.paired) {
-        withScripts.get(page.name)?.push(await firstContentfulPaint(asServed.url, page.path));
+        push(withScripts, name, await firstContentfulPaint(build.asServed.url, page.path));
         continue;
       }
       const scriptsFirst = Math.random() < 0.5;
-      const first = await firstContentfulPaint(scriptsFirst ? asServed.url : scriptless.url, page.path);
-      const second = await firstContentfulPaint(scriptsFirst ? scriptless.url : asServed.url, page.path);
+      const [firstUrl, secondUrl] = scriptsFirst
+        ? [build.asServed.url, build.scriptless.url]
+        : [build.scriptless.url, build.asServed.url];
+      const first = await firstContentfulPaint(firstUrl, page.path);
+      const second = await firstContentfulPaint(secondUrl, page.path);
       const [scripted, scriptFree] = scriptsFirst ? [first, second] : [second, first];
-      withScripts.get(page.name)?.push(scripted);
-      bare.get(page.name)?.push(scriptFree);
-      pairRatios.get(page.name)?.push(scripted / scriptFree);
+      push(withScripts, name, scripted);
+      push(bare, name, scriptFree);
+      push(pairRatios, name, scripted / scriptFree);
     }
   }
   loads.push(loadavg()[0] ?? Number.NaN);
-  const plain = median(withScripts.get(PAGES[0]?.name ?? "") ?? []);
   const range = (values: readonly number[]) =>
     `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)}`;
   console.log(`\nFirst contentful paint, median of ${RUNS} cold loads (Chromium ${browser.version()})`);
   console.log(
-    `Load average (1 min) over the runs: ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}, median ${median(loads).toFixed(1)} (${availableParallelism()} cores)\n`,
+    `Load average (1 min) over the runs: ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}, median ${median(loads).toFixed(1)} (${availableParallelism()} cores)`,
   );
-  console.log(
-    `| page | FCP ms | min–max ms | ratio to plain (≤ ${PLAIN_TARGET}×) | without scripts: FCP ms | min–max ms | ratio to itself without scripts (≤ ${SCRIPTS_TARGET}×) | median of the ${RUNS} pairs' ratios |`,
-  );
-  console.log("|---|---|---|---|---|---|---|---|");
-  for (const page of PAGES) {
-    const values = withScripts.get(page.name) ?? [];
-    const value = median(values);
-    const cells = [page.name, value.toFixed(0), range(values), `${(value / plain).toFixed(2)}×`];
-    if (page.paired) {
-      const scriptFree = bare.get(page.name) ?? [];
-      const ratio = value / median(scriptFree);
-      cells.push(
-        median(scriptFree).toFixed(0),
-        range(scriptFree),
-        `${ratio.toFixed(2)}× ${ratio <= SCRIPTS_TARGET ? "(met)" : "(missed)"}`,
-        `${median(pairRatios.get(page.name) ?? []).toFixed(2)}×`,
-      );
-    } else cells.push("", "", "", "");
-    console.log(`| ${cells.join(" | ")} |`);
+  for (const build of builds) {
+    const plain = median(withScripts.get(key(build, PAGES[0] as Page)) ?? []);
+    if (builds.length > 1) console.log(`\n${build.label}`);
+    console.log(
+      `\n| page | FCP ms | min–max ms | ratio to plain (≤ ${PLAIN_TARGET}×) | without scripts: FCP ms | min–max ms | ratio to itself without scripts (≤ ${SCRIPTS_TARGET}×) | median of the ${RUNS} pairs' ratios |`,
+    );
+    console.log("|---|---|---|---|---|---|---|---|");
+    for (const page of PAGES) {
+      const name = key(build, page);
+      const values = withScripts.get(name) ?? [];
+      const value = median(values);
+      const cells = [page.name, value.toFixed(0), range(values), `${(value / plain).toFixed(2)}×`];
+      if (page.paired) {
+        const scriptFree = bare.get(name) ?? [];
+        const ratio = value / median(scriptFree);
+        cells.push(
+          median(scriptFree).toFixed(0),
+          range(scriptFree),
+          `${ratio.toFixed(2)}× ${ratio <= SCRIPTS_TARGET ? "(met)" : "(missed)"}`,
+          `${median(pairRatios.get(name) ?? []).toFixed(2)}×`,
+        );
+      } else cells.push("", "", "", "");
+      console.log(`| ${cells.join(" | ")} |`);
+    }
   }
 } finally {
   await browser.close();
-  await asServed.close();
-  await scriptless.close();
-  await stack.stop();
+  for (const build of builds) {
+    await build.asServed.close();
+    await build.scriptless.close();
+    await build.stack.stop();
+  }
 }

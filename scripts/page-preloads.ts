@@ -1,13 +1,15 @@
 /**
- * The files a prerendered page will fetch once its scripts run, announced in its <head> so that the
- * browser loads them in parallel with the entry script instead of one round trip after another:
- * the locale files of the namespaces the page showed (fetched by i18next before hydrating), the app
- * the entry imports after the first paint (React, the router, the shell), and for a tool page its
- * screen's chunk with every chunk it imports; and the web fonts the
- * page's text will make the browser fetch (the Indic faces of fonts.css, chosen by unicode-range), so
- * the text is drawn once in its face instead of first in a fallback. Measured with
- * Lighthouse's mobile profile on /tools/merge-pdf (three runs each): performance 92, 94, 96 before, 94, 96, 97
- * after (with the page split into tasks, app/page-ready.tsx).
+ * The files a prerendered page will fetch, announced so that the browser loads them in parallel
+ * instead of one round trip after another. The web fonts the page's text will make the browser fetch
+ * (the Indic faces of fonts.css, chosen by unicode-range) are preloaded from the <head>, so the text is
+ * drawn once in its face instead of first in a fallback. What the scripts will fetch (the locale files
+ * of the namespaces the page showed, fetched by i18next before hydrating; the app the entry imports
+ * after the first paint: React, the router, the shell; and for a tool page its screen's chunk with
+ * every chunk it imports) is listed apart, for the entry to announce once the page is painted
+ * (client/src/lib/announce-after-paint.ts).
+ * Measured with Lighthouse's mobile profile on /tools/merge-pdf (three runs each): performance 92, 94,
+ * 96 without these preloads, 94, 96, 97 with them (then all in the <head>, with the page split into
+ * tasks, app/page-ready.tsx).
  * Reads the client build's lists (vite.config.ts, moduleList).
  */
 import { readFileSync } from "node:fs";
@@ -30,13 +32,15 @@ interface Asset {
 }
 
 export interface PagePreloads {
-  /** The `<link>` tags for one page, given its markup, the namespaces it rendered and the tool it shows. */
-  linksFor(page: {
-    language: string;
-    html: string;
-    namespaces: readonly string[];
-    toolScreen?: string;
-  }): string;
+  /**
+   * The `<link>` tags for one page, given its markup, the namespaces it rendered and the tool it
+   * shows: `head`, the fonts, for its <head>; `afterPaint`, what its scripts will fetch, for the entry
+   * to announce after the first paint.
+   */
+  linksFor(page: { language: string; html: string; namespaces: readonly string[]; toolScreen?: string }): {
+    head: string;
+    afterPaint: string;
+  };
 }
 
 /** A web font of the inlined stylesheet: its family, its file and the code points it is fetched for. */
@@ -144,7 +148,7 @@ export function pagePreloads(template: string, dist = join(ROOT, "dist")): PageP
   for (const entry of entries) closure(entry.file, announced);
   for (const [, href] of template.matchAll(/(?:href|src)="\/([^"]+)"/g)) if (href) announced.add(href);
   // The app the entry imports once the page is painted (client/src/main.tsx): on every page, so
-  // that it loads while the page is parsed and painted instead of one round trip after the paint.
+  // that its files are requested together, not one level of imports after another.
   const app = new Set<string>();
   for (const entry of entries) for (const file of entry.dynamicImports) closure(file, app);
   const appLinks = [...app]
@@ -159,10 +163,11 @@ export function pagePreloads(template: string, dist = join(ROOT, "dist")): PageP
     );
   return {
     linksFor({ language, html, namespaces, toolScreen }) {
-      const links: string[] = [];
       // Fonts are fetched in CORS mode, so the preload must be too, or it is not reused.
-      for (const file of facesFor(faces, stacksFor(language), html))
-        links.push(`<link rel="preload" as="font" type="font/woff2" crossorigin href="/${file}">`);
+      const fonts = facesFor(faces, stacksFor(language), html).map(
+        (file) => `<link rel="preload" as="font" type="font/woff2" crossorigin href="/${file}">`,
+      );
+      const links: string[] = [];
       for (const namespace of namespaces) {
         const file = assetOf.get(localeSource(language, namespace));
         if (!file) throw new Error(`No built locale file for ${namespace} in ${language}`);
@@ -178,7 +183,7 @@ export function pagePreloads(template: string, dist = join(ROOT, "dist")): PageP
         for (const file of scripts)
           if (!announced.has(file)) links.push(`<link rel="modulepreload" crossorigin href="/${file}">`);
       }
-      return links.join("");
+      return { head: fonts.join(""), afterPaint: links.join("") };
     },
   };
 }

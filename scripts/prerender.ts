@@ -20,6 +20,7 @@ import {
   postsQueryKey,
   publishedPosts,
 } from "../client/src/features/blog/post-schema.ts";
+import { AFTER_PAINT_TEMPLATE_ID } from "../client/src/lib/announce-after-paint.ts";
 import type { PageHead } from "../client/src/lib/page-head.ts";
 import { dataKey } from "../client/src/lib/prerendered-data.ts";
 import { LANGUAGE_CODES, type LanguageCode } from "../contract/languages.ts";
@@ -83,7 +84,7 @@ function fillTemplate(
     head: PageHead;
     namespaces: string[];
     data: Readonly<Record<string, unknown>>;
-    preloads: string;
+    preloads: { head: string; afterPaint: string };
   },
 ): string {
   const root = [
@@ -95,9 +96,20 @@ function fillTemplate(
     template
       .replace(/<html lang="[^"]*"/, `<html lang="${page.language}"`)
       .replace(/<title>[^<]*<\/title>/, entry.headHtml(rendered.head))
-      .replace("</head>", () => `${rendered.preloads}</head>`)
+      .replace(
+        "</head>",
+        () => `${rendered.preloads.head}${afterPaintTemplate(rendered.preloads.afterPaint)}</head>`,
+      )
       .replace('<div id="root"></div>', () => root),
   );
+}
+
+/**
+ * What the page's scripts will fetch, inert in a `<template>` that the entry puts into the <head> once
+ * the page is painted (client/src/lib/announce-after-paint.ts).
+ */
+function afterPaintTemplate(links: string): string {
+  return links ? `<template id="${AFTER_PAINT_TEMPLATE_ID}">${links}</template>` : "";
 }
 
 /**

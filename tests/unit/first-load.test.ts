@@ -25,18 +25,23 @@ function firstLoadFiles(html: string): { file: string; gzip: number }[] {
   }));
 }
 
+interface Chunk {
+  file: string;
+  entry: boolean;
+  dynamicImports: string[];
+  modules: string[];
+}
+
 describe("home page first load (vite build)", () => {
   let files: { file: string; gzip: number }[] = [];
   let modules: string[] = [];
+  let chunks: Chunk[] = [];
 
   beforeAll(() => {
     buildClientIfMissing();
     buildClientIfMissing("dist/client-modules.json");
     files = firstLoadFiles(readFileSync(join(CLIENT, "index.html"), "utf8"));
-    const chunks = JSON.parse(readFileSync(join(ROOT, "dist/client-modules.json"), "utf8")) as {
-      file: string;
-      modules: string[];
-    }[];
+    chunks = JSON.parse(readFileSync(join(ROOT, "dist/client-modules.json"), "utf8")) as Chunk[];
     const loaded = new Set(files.map((entry) => entry.file.replace(/^\//, "")));
     modules = chunks.filter((chunk) => loaded.has(chunk.file)).flatMap((chunk) => chunk.modules);
   }, 180_000);
@@ -55,5 +60,19 @@ describe("home page first load (vite build)", () => {
     expect(js, `first-load JS ${(js / 1024).toFixed(1)} KB gzip:\n${table}`).toBeLessThanOrEqual(
       FIRST_LOAD_JS_BUDGET,
     );
+  });
+
+  // Evaluating a module graph is one task: React's DOM renderer, about half of the app's evaluation,
+  // is a chunk of its own that the entry imports (and so evaluates) before the app (main.tsx).
+  it("has React's DOM renderer in a chunk of its own, apart from the app's", () => {
+    const entry = chunks.find((chunk) => chunk.entry);
+    const imported = chunks.filter((chunk) => entry?.dynamicImports.includes(chunk.file));
+    const holding = (pattern: RegExp) =>
+      imported.filter((chunk) => chunk.modules.some((path) => pattern.test(path))).map((chunk) => chunk.file);
+    const renderer = holding(/node_modules\/react-dom\/cjs\/react-dom-client\.production\.js$/);
+    const app = holding(/client\/src\/start\.tsx$/);
+    expect(renderer).toHaveLength(1);
+    expect(app).toHaveLength(1);
+    expect(renderer).not.toEqual(app);
   });
 });

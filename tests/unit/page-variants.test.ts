@@ -16,7 +16,9 @@ const HEAD_KEPT =
 const SCRIPTS =
   '<script type="module" fetchpriority="low" crossorigin src="/static/dist/index-1.js"></script>' +
   '<link rel="modulepreload" fetchpriority="low" crossorigin href="/static/dist/screen-2.js">' +
-  '<link rel="preload" as="fetch" crossorigin href="/static/dist/common-3.json">';
+  '<link rel="preload" as="fetch" crossorigin href="/static/dist/common-3.json">' +
+  '<template id="after-paint"><link rel="modulepreload" fetchpriority="low" crossorigin href="/static/dist/start-4.js">' +
+  '<link rel="preload" as="fetch" crossorigin href="/static/dist/en-5.json"></template>';
 const BODY = '<div id="root"><h1>Merge PDF</h1><p>Drop files</p></div>';
 const DATA = '<script type="application/json" id="data">{"a":1}</script>';
 const PAGE = `<!doctype html><html><head>${HEAD_KEPT}${SCRIPTS}</head><body>${BODY}${DATA}</body></html>`;
