@@ -1,5 +1,5 @@
 import * as mupdf from "mupdf";
-import { hasType3Fonts, pruneType3Glyphs } from "./compress-type3.ts";
+import { type DrawnGlyphs, fontFiles, glyphsOf } from "./drawn-glyphs.ts";
 
 /** eexec and charstring encryption (Adobe Type 1 Font Format, chapter 7). */
 const EEXEC_KEY = 55665;
@@ -16,13 +16,6 @@ const CALLOTHERSUBR = 16;
 const POP = 17;
 /** Subrs 0–3 belong to the flex and hint-replacement machinery: always kept. */
 const RESERVED_SUBRS = 4;
-/**
- * Time the run over the pages may take (the job has 120 s in all): past it, no Type 1 font is cut
- * (a 2,400-page manual would spend most of the job finding its glyphs).
- */
-const RUN_BUDGET_MS = 15_000;
-/** How deep form XObjects are followed from an annotation's appearance. */
-const MAX_DEPTH = 16;
 const DIGIT_NAMES = "zero one two three four five six seven eight nine".split(" ");
 /** Glyph names whose Unicode value FreeType derives the same way in every font: the mapping check. */
 const CHECKED_NAMES = [..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", ...DIGIT_NAMES];
@@ -65,38 +58,18 @@ const STANDARD_ENCODING: Record<number, string> = {
 /**
  * Subsets embedded Type 1 fonts (/FontFile), which MuPDF's subsetter leaves whole: a LaTeX or
  * InDesign file often embeds an 848-glyph font of 130 KB to draw eight letters. The glyphs drawn
- * are those a run of every page shows with the font; the font's charstrings are cut to those (with
- * .notdef and the base and accent of accented glyphs), and the subroutines no kept charstring
- * calls are emptied. A font is left whole when anything could draw it
- * outside that run: a form's fonts (typed values), fonts of annotation appearances (some are not
- * drawn in a viewer's run), documents with optional content (hidden layers), or a font whose glyph
- * numbering cannot be checked against the one MuPDF draws with. The same run finds the glyphs of
- * Type 3 fonts no page draws (compress-type3.ts). Returns how many Type 1 fonts were cut.
+ * are those a run of every page shows with the font (drawn-glyphs.ts); the font's charstrings are
+ * cut to those (with .notdef and the base and accent of accented glyphs), and the subroutines no
+ * kept charstring calls are emptied. A font is left whole when anything could draw it outside
+ * that run (see `DrawnGlyphs`) or when its glyph numbering cannot be checked against the one MuPDF
+ * draws with. Returns how many Type 1 fonts were cut.
  */
-export function subsetType1Fonts(pdf: mupdf.PDFDocument): number {
-  const root = pdf.getTrailer().get("Root");
-  if (!root.get("OCProperties").isNull()) return 0;
-  const files = type1Files(pdf);
-  const type3 = hasType3Fonts(pdf);
-  if (files.size === 0 && !type3) return 0;
-  const untouchable = new Set<number>();
-  const untouchableFonts = new Set<number>();
-  collectFontFiles(root.get("AcroForm", "DR"), untouchable, 0, untouchableFonts);
-  const used = glyphsDrawn(pdf, untouchable, untouchableFonts);
-  if (used === null) return 0;
-  if (type3) pruneType3Glyphs(pdf, used, untouchableFonts);
+export function subsetType1Fonts(pdf: mupdf.PDFDocument, drawn: DrawnGlyphs): number {
   let subset = 0;
-  for (const [num, names] of files) {
-    if (untouchable.has(num)) continue;
-    const glyphs = new Set<number>();
-    let seen = false;
-    for (const name of names) {
-      const drawn = used.get(name);
-      if (drawn === undefined) continue;
-      seen = true;
-      for (const glyph of drawn) glyphs.add(glyph);
-    }
-    if (!seen) continue;
+  for (const [num, names] of fontFiles(pdf, "FontFile")) {
+    if (drawn.untouchable.has(num)) continue;
+    const glyphs = glyphsOf(names, drawn.used);
+    if (glyphs === null) continue;
     try {
       const stream = pdf.newIndirect(num);
       const font = stream.readStream().asUint8Array();
@@ -112,121 +85,6 @@ export function subsetType1Fonts(pdf: mupdf.PDFDocument): number {
     }
   }
   return subset;
-}
-
-/**
- * Every /FontFile stream (Type 1) with the font names (with subset tag) that use it. Two programs
- * under one name get the glyphs drawn with either: more than needed, never less.
- */
-function type1Files(pdf: mupdf.PDFDocument): Map<number, Set<string>> {
-  const files = new Map<number, Set<string>>();
-  const count = pdf.countObjects();
-  for (let num = 1; num < count; num++) {
-    const object = pdf.newIndirect(num);
-    try {
-      // Some producers leave out the descriptor's /Type: any dictionary with a /FontFile is one.
-      if (!object.isDictionary()) continue;
-      const file = object.get("FontFile");
-      const name = object.get("FontName");
-      if (!file.isIndirect() || !name.isName()) continue;
-      const names = files.get(file.asIndirect()) ?? new Set<string>();
-      // MuPDF names the font without a trailing "_167"-like suffix (a TeX slant or extend tag).
-      names.add(name.asName());
-      names.add(name.asName().replace(/_\d+$/, ""));
-      files.set(file.asIndirect(), names);
-    } catch {
-      // Objects that fail to load are skipped.
-    }
-  }
-  return files;
-}
-
-/**
- * Adds the /FontFile streams of every font in a resources dictionary (and its forms) to `files`,
- * and the font objects themselves to `fonts`.
- */
-function collectFontFiles(
-  resources: mupdf.PDFObject,
-  files: Set<number>,
-  depth: number,
-  fonts: Set<number>,
-): void {
-  if (!resources.isDictionary() || depth > MAX_DEPTH) return;
-  resources.get("Font").forEach((font) => {
-    if (font.isIndirect()) fonts.add(font.asIndirect());
-    for (const descriptor of [font.get("FontDescriptor"), font.get("DescendantFonts", 0, "FontDescriptor")]) {
-      const file = descriptor.isDictionary() ? descriptor.get("FontFile") : null;
-      if (file?.isIndirect()) files.add(file.asIndirect());
-    }
-    // Type 3 glyphs may draw with other fonts.
-    collectFontFiles(font.get("Resources"), files, depth + 1, fonts);
-  });
-  resources.get("XObject").forEach((xobject) => {
-    collectFontFiles(xobject.get("Resources"), files, depth + 1, fonts);
-  });
-}
-
-/**
- * Glyph numbers drawn per font name by every page (null when the run takes longer than its
- * budget); the font files of annotation appearances go to `untouchable`, their font objects to
- * `untouchableFonts`.
- */
-function glyphsDrawn(
-  pdf: mupdf.PDFDocument,
-  untouchable: Set<number>,
-  untouchableFonts: Set<number>,
-): Map<string, Set<number>> | null {
-  const started = performance.now();
-  const used = new Map<string, Set<number>>();
-  const record = (text: mupdf.Text) => {
-    text.walk({
-      showGlyph(font, _matrix, glyph) {
-        const name = font.getName();
-        const glyphs = used.get(name) ?? new Set<number>();
-        glyphs.add(glyph);
-        used.set(name, glyphs);
-      },
-    });
-  };
-  const device = new mupdf.Device({
-    fillText: record,
-    strokeText: record,
-    clipText: record,
-    clipStrokeText: record,
-    ignoreText: record,
-  });
-  try {
-    const pages = pdf.countPages();
-    for (let index = 0; index < pages; index++) {
-      if (performance.now() - started > RUN_BUDGET_MS) return null;
-      const page = pdf.loadPage(index);
-      try {
-        page.run(device, mupdf.Matrix.identity);
-      } finally {
-        page.destroy();
-      }
-      const annotations = pdf.findPage(index).get("Annots");
-      if (!annotations.isArray()) continue;
-      for (let i = 0; i < annotations.length; i++) {
-        annotations
-          .get(i)
-          .get("AP")
-          .forEach((appearance) => {
-            const streams = appearance.isStream() ? [appearance] : [];
-            if (!appearance.isStream() && appearance.isDictionary())
-              appearance.forEach((state) => {
-                streams.push(state);
-              });
-            for (const stream of streams)
-              collectFontFiles(stream.get("Resources"), untouchable, 0, untouchableFonts);
-          });
-      }
-    }
-  } finally {
-    device.close();
-    device.destroy();
-  }
-  return used;
 }
 
 /** eexec or charstring decryption. */

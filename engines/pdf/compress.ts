@@ -3,6 +3,7 @@ import { AppError, type JobFacts } from "../../contract/index.ts";
 import type { EngineHandler } from "../types.ts";
 import { mergeDuplicateStreams } from "./compress-duplicates.ts";
 import { extractFontCollections } from "./compress-font-collections.ts";
+import { subsetFontPrograms } from "./compress-font-programs.ts";
 import { subsetFonts } from "./compress-fonts.ts";
 import { pruneGlyphMaps } from "./compress-glyph-maps.ts";
 import { recompressImages } from "./compress-images.ts";
@@ -11,6 +12,9 @@ import { removePrivateData } from "./compress-private-data.ts";
 import { removeUnusedResources } from "./compress-resources.ts";
 import { redeflateStreams } from "./compress-streams.ts";
 import { subsetType1Fonts } from "./compress-type1.ts";
+import { hasType3Fonts, pruneType3Glyphs } from "./compress-type3.ts";
+import { findDrawnGlyphs } from "./drawn-glyphs.ts";
+import { type HarfBuzz, loadHarfBuzz } from "./harfbuzz-subset.ts";
 import { isOutOfMemory, openPdf, wasRepaired } from "./open-pdf.ts";
 import { savePdf } from "./write-pdf.ts";
 
@@ -41,6 +45,7 @@ export const compressPdf: EngineHandler<{ quality: CompressionLevelName }> = asy
   const input = inputs[0];
   if (input === undefined) throw new AppError("NO_FILE", "No PDF to compress.");
   const level = COMPRESSION_LEVELS[options.quality];
+  const harfBuzz = await loadHarfBuzz();
   const pdf = openPdf(input.bytes, 0);
   try {
     const pages = pdf.countPages();
@@ -48,7 +53,7 @@ export const compressPdf: EngineHandler<{ quality: CompressionLevelName }> = asy
     const privateData = removePrivateData(pdf);
     const unusedResources = removeUnusedResources(pdf);
     const duplicates = mergeDuplicateStreams(pdf);
-    const fontsSubset = trySubsetFonts(pdf);
+    const fontsSubset = trySubsetFonts(pdf, harfBuzz);
     progress(FONTS_DONE);
     const images = await recompressImages(pdf, level, (share) =>
       progress(Math.round(FONTS_DONE + share * (IMAGES_DONE - FONTS_DONE))),
@@ -82,12 +87,22 @@ export const compressPdf: EngineHandler<{ quality: CompressionLevelName }> = asy
   }
 };
 
-/** Subsetting is an optimisation: a font MuPDF cannot subset leaves the document as it was. */
-function trySubsetFonts(pdf: mupdf.PDFDocument): boolean {
+/**
+ * Subsetting is an optimisation: a font that cannot be subset stays as it was. MuPDF's subsetter
+ * runs first; then the glyphs every page draws (one run of the pages) cut the Type 1 programs it
+ * leaves whole, the Type 3 glyphs no page draws, and, with HarfBuzz, the TrueType and CFF programs
+ * it refused or left larger.
+ */
+function trySubsetFonts(pdf: mupdf.PDFDocument, harfBuzz: HarfBuzz): boolean {
   try {
     extractFontCollections(pdf);
     subsetFonts(pdf);
-    subsetType1Fonts(pdf);
+    const drawn = findDrawnGlyphs(pdf);
+    if (drawn !== null) {
+      if (hasType3Fonts(pdf)) pruneType3Glyphs(pdf, drawn.used, drawn.untouchableFonts);
+      subsetType1Fonts(pdf, drawn);
+      subsetFontPrograms(pdf, drawn, harfBuzz);
+    }
     pruneGlyphMaps(pdf);
     return true;
   } catch {
