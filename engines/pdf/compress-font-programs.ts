@@ -1,5 +1,6 @@
 import { deflateSync } from "node:zlib";
 import * as mupdf from "mupdf";
+import { postScriptName } from "./compress-font-collections.ts";
 import { type DrawnGlyphs, fontFiles, glyphsOf } from "./drawn-glyphs.ts";
 import { type HarfBuzz, subsetSfnt } from "./harfbuzz-subset.ts";
 import { readTables, writeSfnt } from "./sfnt-tables.ts";
@@ -28,13 +29,14 @@ export function subsetFontPrograms(pdf: mupdf.PDFDocument, drawn: DrawnGlyphs, h
   for (const key of ["FontFile2", "FontFile3"] as const) {
     for (const [num, names] of fontFiles(pdf, key)) {
       if (drawn.untouchable.has(num)) continue;
-      const glyphs = glyphsOf(names, drawn.used);
-      if (glyphs === null || glyphs.size > MAX_CHECKED_GLYPHS) continue;
       try {
         const stream = pdf.newIndirect(num);
         const font = stream.readStream().asUint8Array();
         const subtype = stream.get("Subtype");
         const bareCff = key === "FontFile3" && !(subtype.isName() && subtype.asName() === "OpenType");
+        // MuPDF names an embedded font by its program's own name when it has one.
+        const glyphs = glyphsOf([...names, programName(font, bareCff)], drawn.used);
+        if (glyphs === null || glyphs.size > MAX_CHECKED_GLYPHS) continue;
         const cut = bareCff ? subsetCff(harfBuzz, font, glyphs) : subsetTrueType(harfBuzz, font, glyphs);
         if (cut === null || deflateSync(cut).length >= deflateSync(font).length) continue;
         if (!drawsTheSame(font, cut, glyphs)) continue;
@@ -82,28 +84,42 @@ function subsetCff(harfBuzz: HarfBuzz, font: Uint8Array, glyphs: Set<number>): U
   return (cut === null ? null : readTables(cut)?.get("CFF ")) ?? null;
 }
 
+/** A CFF INDEX at `at`: its items (start and end offsets) and where it ends. */
+function cffIndex(view: DataView, at: number): { items: [number, number][]; end: number } {
+  const count = view.getUint16(at);
+  if (count === 0) return { items: [], end: at + 2 };
+  const offSize = view.getUint8(at + 2);
+  const offset = (i: number) => {
+    let value = 0;
+    for (let b = 0; b < offSize; b++) value = value * 256 + view.getUint8(at + 3 + i * offSize + b);
+    return value;
+  };
+  const base = at + 2 + (count + 1) * offSize;
+  const items = Array.from({ length: count }, (_, i): [number, number] => [
+    base + offset(i),
+    base + offset(i + 1),
+  ]);
+  return { items, end: base + offset(count) };
+}
+
+/** The program's own font name (sfnt name id 6, or the first of a CFF's Name INDEX), or "". */
+function programName(font: Uint8Array, bareCff: boolean): string {
+  try {
+    const view = new DataView(font.buffer, font.byteOffset, font.byteLength);
+    if (!bareCff) return postScriptName(view, 0);
+    const [name] = cffIndex(view, view.getUint8(2)).items;
+    return name === undefined ? "" : String.fromCharCode(...font.subarray(name[0], name[1]));
+  } catch {
+    return "";
+  }
+}
+
 /** The number of glyphs of a bare CFF program (its CharStrings INDEX's count), or null. */
 export function cffGlyphCount(font: Uint8Array): number | null {
   const view = new DataView(font.buffer, font.byteOffset, font.byteLength);
-  const index = (at: number) => {
-    const count = view.getUint16(at);
-    if (count === 0) return { count, items: [] as [number, number][], end: at + 2 };
-    const offSize = view.getUint8(at + 2);
-    const offset = (i: number) => {
-      let value = 0;
-      for (let b = 0; b < offSize; b++) value = value * 256 + view.getUint8(at + 3 + i * offSize + b);
-      return value;
-    };
-    const base = at + 2 + (count + 1) * offSize;
-    const items = Array.from({ length: count }, (_, i): [number, number] => [
-      base + offset(i),
-      base + offset(i + 1),
-    ]);
-    return { count, items, end: base + offset(count) };
-  };
   try {
-    const names = index(view.getUint8(2));
-    const [top] = index(names.end).items;
+    const names = cffIndex(view, view.getUint8(2));
+    const [top] = cffIndex(view, names.end).items;
     if (top === undefined) return null;
     const operands: number[] = [];
     for (let at = top[0]; at < top[1]; ) {
@@ -115,6 +131,7 @@ export function cffGlyphCount(font: Uint8Array): number | null {
         operands.push(view.getInt32(at + 1));
         at += 5;
       } else if (byte === 30) {
+        // A real number: its nibbles end with 0xf.
         operands.push(0);
         at++;
         while (at < top[1] && (view.getUint8(at) & 0x0f) !== 0x0f && (view.getUint8(at) & 0xf0) !== 0xf0)
@@ -132,7 +149,7 @@ export function cffGlyphCount(font: Uint8Array): number | null {
       } else {
         if (byte === CHARSTRINGS_OPERATOR) {
           const offset = operands.at(-1);
-          return offset === undefined ? null : index(offset).count;
+          return offset === undefined ? null : cffIndex(view, offset).items.length;
         }
         at += byte === 12 ? 2 : 1;
         operands.length = 0;
