@@ -20,10 +20,10 @@ const DIGIT_NAMES = "zero one two three four five six seven eight nine".split(" 
 /** Glyph names whose Unicode value FreeType derives the same way in every font: the mapping check. */
 const CHECKED_NAMES = [..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", ...DIGIT_NAMES];
 /**
- * Adobe StandardEncoding for the codes seac (an accented glyph built from a base letter and an
- * accent) may name: printable ASCII, the accents and dotless i.
+ * Adobe StandardEncoding: the codes seac (an accented glyph built from a base letter and an
+ * accent) names, and the built-in encoding of many Type 1 programs.
  */
-const STANDARD_ENCODING: Record<number, string> = {
+export const STANDARD_ENCODING: Record<number, string> = {
   ...Object.fromEntries(
     [
       "space exclam quotedbl numbersign dollar percent ampersand quoteright parenleft parenright",
@@ -39,6 +39,34 @@ const STANDARD_ENCODING: Record<number, string> = {
       .split(" ")
       .map((name, index) => [32 + index, name]),
   ),
+  161: "exclamdown",
+  162: "cent",
+  163: "sterling",
+  164: "fraction",
+  165: "yen",
+  166: "florin",
+  167: "section",
+  168: "currency",
+  169: "quotesingle",
+  170: "quotedblleft",
+  171: "guillemotleft",
+  172: "guilsinglleft",
+  173: "guilsinglright",
+  174: "fi",
+  175: "fl",
+  177: "endash",
+  178: "dagger",
+  179: "daggerdbl",
+  180: "periodcentered",
+  182: "paragraph",
+  183: "bullet",
+  184: "quotesinglbase",
+  185: "quotedblbase",
+  186: "quotedblright",
+  187: "guillemotright",
+  188: "ellipsis",
+  189: "perthousand",
+  191: "questiondown",
   193: "grave",
   194: "acute",
   195: "circumflex",
@@ -52,7 +80,19 @@ const STANDARD_ENCODING: Record<number, string> = {
   205: "hungarumlaut",
   206: "ogonek",
   207: "caron",
+  208: "emdash",
+  225: "AE",
+  227: "ordfeminine",
+  232: "Lslash",
+  233: "Oslash",
+  234: "OE",
+  235: "ordmasculine",
+  241: "ae",
   245: "dotlessi",
+  248: "lslash",
+  249: "oslash",
+  250: "oe",
+  251: "germandbls",
 };
 
 /**
@@ -389,4 +429,44 @@ function numberingMatches(font: Uint8Array, numbering: readonly string[]): boole
   } finally {
     loaded.destroy();
   }
+}
+
+/** A Type 1 program read for conversion: its clear-text part, charstrings and subroutines (decrypted). */
+export interface Type1Program {
+  readonly clearText: string;
+  /** Charstrings in FreeType's numbering (file order, .notdef swapped to 0). */
+  readonly glyphs: readonly { readonly name: string; readonly charstring: Uint8Array }[];
+  readonly subrs: ReadonlyMap<number, Uint8Array>;
+}
+
+/** Reads the charstrings and subroutines of a binary (PFB-style) Type 1 program, or null. */
+export function readType1Program(
+  font: Uint8Array,
+  clearLength: number,
+  privateLength: number,
+): Type1Program | null {
+  if (!(clearLength > 0 && privateLength > 4 && clearLength + privateLength <= font.length)) return null;
+  const binary = font.subarray(clearLength, clearLength + privateLength);
+  if (/^[0-9A-Fa-f]{4}$/.test(latin1.decode(binary.subarray(0, 4)))) return null;
+  const text = latin1.decode(decrypt(binary, EEXEC_KEY));
+  const lenIVMatch = /\/lenIV\s+(-?\d+)/.exec(text);
+  const lenIV = lenIVMatch ? Number(lenIVMatch[1]) : 4;
+  const decode = (entry: Entry) => {
+    const data = fromLatin1(text.slice(entry.dataStart, entry.dataEnd));
+    return lenIV < 0 ? data : decrypt(data, CHARSTRING_KEY).subarray(lenIV);
+  };
+  const charStringsAt = /\/CharStrings\s+(\d+)\s+dict\s+dup\s+begin/.exec(text);
+  if (charStringsAt === null) return null;
+  const entries = readEntries(text, charStringsAt.index + charStringsAt[0].length, false).entries;
+  const notdef = entries.findIndex((entry) => entry.key === ".notdef");
+  if (notdef < 0) return null;
+  const ordered = [...entries];
+  [ordered[0], ordered[notdef]] = [entries[notdef] as Entry, entries[0] as Entry];
+  const subrsAt = /\/Subrs\s+(\d+)\s+array/.exec(text);
+  const subrs = subrsAt ? readEntries(text, subrsAt.index + subrsAt[0].length, true).entries : [];
+  return {
+    clearText: latin1.decode(font.subarray(0, clearLength)),
+    glyphs: ordered.map((entry) => ({ name: entry.key, charstring: decode(entry) })),
+    subrs: new Map(subrs.map((entry) => [Number(entry.key), decode(entry)])),
+  };
 }

@@ -12,6 +12,7 @@ import { removePrivateData } from "./compress-private-data.ts";
 import { removeUnusedResources } from "./compress-resources.ts";
 import { redeflateStreams } from "./compress-streams.ts";
 import { subsetType1Fonts } from "./compress-type1.ts";
+import { convertType1ToCff } from "./compress-type1-cff.ts";
 import { hasType3Fonts, pruneType3Glyphs } from "./compress-type3.ts";
 import { findDrawnGlyphs } from "./drawn-glyphs.ts";
 import { type HarfBuzz, loadHarfBuzz } from "./harfbuzz-subset.ts";
@@ -101,6 +102,7 @@ function trySubsetFonts(pdf: mupdf.PDFDocument, harfBuzz: HarfBuzz): boolean {
     if (drawn !== null) {
       if (hasType3Fonts(pdf)) pruneType3Glyphs(pdf, drawn.used, drawn.untouchableFonts);
       subsetType1Fonts(pdf, drawn);
+      convertType1ToCff(pdf, drawn);
       subsetFontPrograms(pdf, drawn, harfBuzz);
     }
     pruneGlyphMaps(pdf);
