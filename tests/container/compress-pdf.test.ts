@@ -8,6 +8,7 @@ import * as mupdf from "mupdf";
 import { describe, expect, it } from "vitest";
 import { AppError } from "../../contract/index.ts";
 import { compressPdf } from "../../engines/pdf/compress.ts";
+import { cffGlyphCount } from "../../engines/pdf/compress-font-programs.ts";
 import type { CompressionLevelName } from "../../engines/pdf/compress-levels.ts";
 import { ssim } from "../support/ssim.ts";
 import { engineFailure } from "./engine-failure.ts";
@@ -181,6 +182,41 @@ function imageDictionaries(doc: mupdf.PDFDocument): mupdf.PDFObject[] {
     if (object.isStream() && object.get("Subtype").asName() === "Image") images.push(object);
   }
   return images;
+}
+
+/**
+ * A one-page PDF drawing `show` (a text-showing operation) with the Type 1 font built in code
+ * (type1-font.ts) embedded as /FontFile; with the program's length.
+ */
+function type1FontPdf(show: string): { input: Uint8Array; programLength: number } {
+  const { clear, encrypted } = type1Font("CodeSerif");
+  const doc = new mupdf.PDFDocument();
+  const fontFile = doc.addStream(new Uint8Array([...clear, ...encrypted]), {
+    Length1: clear.length,
+    Length2: encrypted.length,
+    Length3: 0,
+  });
+  const font = doc.addObject({
+    Type: doc.newName("Font"),
+    Subtype: doc.newName("Type1"),
+    BaseFont: doc.newName("CodeSerif"),
+    Encoding: doc.newName("WinAnsiEncoding"),
+    FontDescriptor: doc.addObject({
+      Type: doc.newName("FontDescriptor"),
+      FontName: doc.newName("CodeSerif"),
+      Flags: 34,
+      FontBBox: [-200, -250, 1100, 900],
+      ItalicAngle: 0,
+      Ascent: 700,
+      Descent: -250,
+      CapHeight: 650,
+      StemV: 80,
+      FontFile: fontFile,
+    }),
+  });
+  const resources = doc.addObject({ Font: { F: font } });
+  doc.insertPage(-1, doc.addPage([0, 0, 595, 842], 0, resources, `BT /F 36 Tf 72 720 Td ${show} ET`));
+  return { input: save(doc, "compress"), programLength: clear.length + encrypted.length };
 }
 
 describe("compressPdf", () => {
@@ -392,46 +428,54 @@ describe("compressPdf", () => {
   });
 
   it("subsets an embedded Type 1 font (/FontFile) to the glyphs drawn, every one drawing as before", async () => {
-    const { clear, encrypted } = type1Font("CodeSerif");
-    const doc = new mupdf.PDFDocument();
-    const fontFile = doc.addStream(new Uint8Array([...clear, ...encrypted]), {
-      Length1: clear.length,
-      Length2: encrypted.length,
-      Length3: 0,
-    });
-    const font = doc.addObject({
-      Type: doc.newName("Font"),
-      Subtype: doc.newName("Type1"),
-      BaseFont: doc.newName("CodeSerif"),
-      Encoding: doc.newName("WinAnsiEncoding"),
-      FontDescriptor: doc.addObject({
-        Type: doc.newName("FontDescriptor"),
-        FontName: doc.newName("CodeSerif"),
-        Flags: 34,
-        FontBBox: [-200, -250, 1100, 900],
-        ItalicAngle: 0,
-        Ascent: 700,
-        Descent: -250,
-        CapHeight: 650,
-        StemV: 80,
-        FontFile: fontFile,
-      }),
-    });
-    const resources = doc.addObject({ Font: { F: font } });
-    doc.insertPage(-1, doc.addPage([0, 0, 595, 842], 0, resources, "BT /F 36 Tf 72 720 Td (Type One) Tj ET"));
-    const input = save(doc, "compress");
+    const { input, programLength } = type1FontPdf("(Type One) Tj");
     const { bytes } = await compress(input);
+    // The subset program is then converted to CFF (compress-type1-cff.ts): its glyphs are those kept,
+    // .notdef and the seven of "Type One".
     const program = openPdf(bytes)
       .findPage(0)
-      .get("Resources", "Font", "F", "FontDescriptor", "FontFile")
+      .get("Resources", "Font", "F", "FontDescriptor", "FontFile3")
       .readStream()
       .asUint8Array();
-    expect(program.length).toBeLessThan((clear.length + encrypted.length) / 3);
+    expect(program.length).toBeLessThan(programLength / 3);
+    expect(cffGlyphCount(program)).toBe(8);
     // The glyphs draw (a page left blank by a broken font would compare alike too).
     const page = renderPage(openPdf(bytes), 0);
     expect(page.data.filter((value) => value < 128).length).toBeGreaterThan(1500);
     expect(pageTexts(openPdf(bytes))).toEqual(pageTexts(openPdf(input)));
     expect(pageOneSsim(input, bytes)).toBeGreaterThanOrEqual(0.999);
+  });
+
+  it("converts an embedded Type 1 program to CFF (Type1C), every code drawing as before", async () => {
+    // Every letter: the subset keeps them all, so only the conversion makes the program smaller.
+    const letters = [..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"];
+    const { input, programLength } = type1FontPdf(`(${letters.join("")}) Tj`);
+    const { bytes } = await compress(input);
+    const descriptor = (pdf: mupdf.PDFDocument) =>
+      pdf.findPage(0).get("Resources", "Font", "F", "FontDescriptor");
+    const after = descriptor(openPdf(bytes));
+    expect(after.get("FontFile").isNull()).toBe(true);
+    expect(after.get("FontFile3", "Subtype").asName()).toBe("Type1C");
+    expect(after.get("FontFile3").readRawStream().getLength()).toBeLessThan(programLength / 2);
+    /** Every code 0–255 of the page's font, each in a cell of its own, as grey pixels. */
+    const everyCode = (pdf: mupdf.PDFDocument) => {
+      const text = Array.from(
+        { length: 256 },
+        (_, code) =>
+          `BT /F 16 Tf ${10 + (code % 32) * 18} ${800 - Math.floor(code / 32) * 40} Td <${code.toString(16).padStart(2, "0")}> Tj ET`,
+      ).join("\n");
+      const resources = pdf.addObject({ Font: { F: pdf.findPage(0).get("Resources", "Font", "F") } });
+      pdf.insertPage(-1, pdf.addPage([0, 0, 595, 842], 0, resources, text));
+      return pdf
+        .loadPage(pdf.countPages() - 1)
+        .toPixmap(mupdf.Matrix.scale(3, 3), mupdf.ColorSpace.DeviceGray, false)
+        .getPixels()
+        .slice();
+    };
+    const [drawnBefore, drawnAfter] = [everyCode(openPdf(input)), everyCode(openPdf(bytes))];
+    expect(drawnBefore.filter((value) => value < 128).length).toBeGreaterThan(1000);
+    expect(Buffer.from(drawnAfter).equals(Buffer.from(drawnBefore))).toBe(true);
+    expect(pageTexts(openPdf(bytes))).toEqual(pageTexts(openPdf(input)));
   });
 
   it("subsets a TrueType font whose loca table is cut short, which MuPDF's subsetter refuses", async () => {
