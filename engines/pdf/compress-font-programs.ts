@@ -32,14 +32,14 @@ export function subsetFontPrograms(pdf: mupdf.PDFDocument, drawn: DrawnGlyphs, h
       try {
         const stream = pdf.newIndirect(num);
         const font = stream.readStream().asUint8Array();
-        const subtype = stream.get("Subtype");
-        const bareCff = key === "FontFile3" && !(subtype.isName() && subtype.asName() === "OpenType");
+        // By the bytes, not the /Subtype: a TrueType program labelled CIDFontType0C is drawn as TrueType.
+        const bareCff = !isSfnt(font);
         // MuPDF names an embedded font by its program's own name when it has one.
         const glyphs = glyphsOf([...names, programName(font, bareCff)], drawn.used);
         if (glyphs === null || glyphs.size > MAX_CHECKED_GLYPHS) continue;
         const cut = bareCff ? subsetCff(harfBuzz, font, glyphs) : subsetTrueType(harfBuzz, font, glyphs);
         if (cut === null || deflateSync(cut).length >= deflateSync(font).length) continue;
-        if (!drawsTheSame(font, cut, glyphs)) continue;
+        if (!drawsTheSame(font, cut, glyphs, bareCff)) continue;
         stream.writeStream(cut);
         if (key === "FontFile2") stream.put("Length1", cut.length);
         replaced++;
@@ -82,6 +82,13 @@ function subsetCff(harfBuzz: HarfBuzz, font: Uint8Array, glyphs: Set<number>): U
   );
   const cut = subsetSfnt(harfBuzz, wrapped, glyphs);
   return (cut === null ? null : readTables(cut)?.get("CFF ")) ?? null;
+}
+
+/** Whether the program is an OpenType/TrueType file (not a bare CFF one). */
+function isSfnt(font: Uint8Array): boolean {
+  if (font.length < 4) return false;
+  const tag = new DataView(font.buffer, font.byteOffset, 4).getUint32(0);
+  return [0x00010000, 0x4f54544f, 0x74727565].includes(tag); // 1.0, "OTTO", "true"
 }
 
 /** A CFF INDEX at `at`: its items (start and end offsets) and where it ends. */
@@ -163,15 +170,16 @@ export function cffGlyphCount(font: Uint8Array): number | null {
 
 /**
  * Whether `cut` draws every glyph of `glyphs` exactly as `font` does (rendered in a grid and
- * compared pixel for pixel) and maps every Unicode value of the Basic Multilingual Plane that
- * reaches one of them to the same glyph (FreeType derives that map from glyph names in a CFF font:
- * a simple font picks its glyphs by name).
+ * compared pixel for pixel) and, `byNames`, maps every Unicode value of the Basic Multilingual
+ * Plane that reaches one of them to the same glyph (FreeType derives that map from glyph names in
+ * a CFF font: a simple font picks its glyphs by name).
  */
-function drawsTheSame(font: Uint8Array, cut: Uint8Array, glyphs: Set<number>): boolean {
+function drawsTheSame(font: Uint8Array, cut: Uint8Array, glyphs: Set<number>, byNames: boolean): boolean {
   const before = new mupdf.Font("before", font);
   const after = new mupdf.Font("after", cut);
   try {
-    for (let unicode = 1; unicode < 0x10000; unicode++) {
+    // A TrueType subset keeps the original cmap: only a CFF one maps characters through its names.
+    for (let unicode = 1; byNames && unicode < 0x10000; unicode++) {
       const glyph = before.encodeCharacter(unicode);
       if (glyph > 0 && glyphs.has(glyph) && after.encodeCharacter(unicode) !== glyph) return false;
     }

@@ -21,17 +21,73 @@ export interface DrawnGlyphs {
 }
 
 /**
- * Runs every page and records the glyphs each font draws; null when the document has optional
- * content (a hidden layer is not drawn by the run) or the run takes longer than its budget.
+ * Runs every page and records the glyphs each font draws; null when the run takes longer than its
+ * budget. A document with optional content is run twice, as it opens and with every layer shown
+ * (a hidden or print-only layer draws glyphs too), the glyphs of both kept; null when some content
+ * shows only while a layer is off (a membership policy AllOff or AnyOff, or a visibility
+ * expression), which no run of both covers.
  */
 export function findDrawnGlyphs(pdf: mupdf.PDFDocument): DrawnGlyphs | null {
   const root = pdf.getTrailer().get("Root");
-  if (!root.get("OCProperties").isNull()) return null;
   const untouchable = new Set<number>();
   const untouchableFonts = new Set<number>();
   collectFontFiles(root.get("AcroForm", "DR"), untouchable, 0, untouchableFonts);
-  const used = runPages(pdf, untouchable, untouchableFonts);
-  return used === null ? null : { used, untouchable, untouchableFonts };
+  const started = performance.now();
+  const used = new Map<string, Set<number>>();
+  if (runPages(pdf, untouchable, untouchableFonts, used, started) === null) return null;
+  if (!root.get("OCProperties").isNull()) {
+    if (showsWhileOff(pdf)) return null;
+    const hidden: number[] = [];
+    try {
+      for (let layer = 0; layer < pdf.countLayers(); layer++) {
+        if (pdf.isLayerVisible(layer)) continue;
+        pdf.setLayerVisible(layer, true);
+        hidden.push(layer);
+      }
+      if (runPages(pdf, untouchable, untouchableFonts, used, started) === null) return null;
+    } finally {
+      for (const layer of hidden) pdf.setLayerVisible(layer, false);
+    }
+  }
+  return { used, untouchable, untouchableFonts };
+}
+
+/**
+ * Whether an optional content membership dictionary (indirect, or inline in any object) shows its
+ * content while some layer is off.
+ */
+function showsWhileOff(pdf: mupdf.PDFDocument): boolean {
+  const count = pdf.countObjects();
+  for (let num = 1; num < count; num++) {
+    try {
+      if (offPolicyIn(pdf.newIndirect(num), 0)) return true;
+    } catch {
+      return true;
+    }
+  }
+  return false;
+}
+
+/** How deep inline dictionaries and arrays are searched for membership dictionaries. */
+const MAX_INLINE_DEPTH = 6;
+
+function offPolicyIn(object: mupdf.PDFObject, depth: number): boolean {
+  if (depth > MAX_INLINE_DEPTH || (depth > 0 && object.isIndirect())) return false;
+  if (object.isArray()) {
+    for (let i = 0; i < object.length; i++) if (offPolicyIn(object.get(i), depth + 1)) return true;
+    return false;
+  }
+  if (!object.isDictionary()) return false;
+  if (object.get("Type").isName() && object.get("Type").asName() === "OCMD") {
+    const policy = object.get("P");
+    if (!object.get("VE").isNull()) return true;
+    if (policy.isName() && ["AllOff", "AnyOff"].includes(policy.asName())) return true;
+  }
+  let found = false;
+  object.forEach((value) => {
+    if (!found && offPolicyIn(value, depth + 1)) found = true;
+  });
+  return found;
 }
 
 /**
@@ -112,9 +168,9 @@ function runPages(
   pdf: mupdf.PDFDocument,
   untouchable: Set<number>,
   untouchableFonts: Set<number>,
+  used: Map<string, Set<number>>,
+  started: number,
 ): Map<string, Set<number>> | null {
-  const started = performance.now();
-  const used = new Map<string, Set<number>>();
   const record = (text: mupdf.Text) => {
     text.walk({
       showGlyph(font, _matrix, glyph) {
