@@ -558,6 +558,69 @@ describe("compressPdf", () => {
     expect(pageOneSsim(input, bytes)).toBeGreaterThanOrEqual(0.99);
   });
 
+  it("drops a font that contents select but never show text with", async () => {
+    const regular = readFileSync(
+      fileURLToPath(import.meta.resolve("pdfjs-dist/standard_fonts/LiberationSans-Regular.ttf")),
+    );
+    const doc = new mupdf.PDFDocument();
+    const unused = doc.addSimpleFont(new mupdf.Font("Liberation Sans", regular), "Latin");
+    const helvetica = doc.addObject({
+      Type: doc.newName("Font"),
+      Subtype: doc.newName("Type1"),
+      BaseFont: doc.newName("Helvetica"),
+    });
+    // The page selects U and shows no text itself; its text is in a form with resources of its own.
+    const form = doc.addStream("BT /F 24 Tf 72 720 Td (Drawn in a form) Tj ET", {
+      Type: doc.newName("XObject"),
+      Subtype: doc.newName("Form"),
+      BBox: [0, 0, 595, 842],
+      Resources: doc.addObject({ Font: { F: helvetica } }),
+    });
+    const resources = doc.addObject({ Font: { U: unused }, XObject: { X: form } });
+    doc.insertPage(-1, doc.addPage([0, 0, 595, 842], 0, resources, "BT /U 13 Tf ET q /X Do Q"));
+    const input = save(doc, "compress");
+    const { bytes } = await compress(input);
+    const after = openPdf(bytes);
+    expect(after.findPage(0).get("Resources", "Font", "U").isNull()).toBe(true);
+    expect(bytes.length).toBeLessThan(regular.length / 10);
+    expect(pageTexts(after)).toEqual(pageTexts(openPdf(input)));
+    expect(pageOneSsim(input, bytes)).toBeGreaterThanOrEqual(0.99);
+  });
+
+  it("subsets a Type 1 font drawn partly on a hidden layer, keeping the hidden layer's glyphs", async () => {
+    const { input: plain } = type1FontPdf("(Shown) Tj");
+    const doc = openPdf(plain);
+    const layer = doc.addObject({ Type: doc.newName("OCG"), Name: doc.newString("Notes") });
+    const properties = doc.newDictionary();
+    properties.put("OCProperties", doc.addObject({ OCGs: [layer], D: { OFF: [layer], Order: [layer] } }));
+    doc.getTrailer().get("Root").put("OCProperties", properties.get("OCProperties"));
+    const page = doc.findPage(0);
+    page.get("Resources").put("Properties", doc.addObject({ L: layer }));
+    const shown = "BT /F 36 Tf 72 720 Td (Shown) Tj ET";
+    page.put("Contents", doc.addStream(`${shown}\n/OC /L BDC BT /F 36 Tf 72 600 Td (Hidden) Tj ET EMC`, {}));
+    const input = save(doc, "compress");
+    const { bytes } = await compress(input);
+    const program = openPdf(bytes)
+      .findPage(0)
+      .get("Resources", "Font", "F", "FontDescriptor", "FontFile3")
+      .readStream()
+      .asUint8Array();
+    // .notdef and the nine letters of "Shown" and "Hidden".
+    expect(cffGlyphCount(program)).toBe(10);
+    /** The page with its layer switched on. */
+    const withLayer = (bytes: Uint8Array) => {
+      const pdf = openPdf(bytes);
+      pdf.setLayerVisible(0, true);
+      return renderPage(pdf, 0);
+    };
+    const [before, after] = [withLayer(input), withLayer(bytes)];
+    expect(before.data.filter((value) => value < 128).length).toBeGreaterThan(
+      renderPage(openPdf(input), 0).data.filter((value) => value < 128).length,
+    );
+    expect(ssim(before, after)).toBeGreaterThanOrEqual(0.999);
+    expect(pageTexts(openPdf(bytes))).toEqual(pageTexts(openPdf(input)));
+  });
+
   it("merges byte-identical images into one object", async () => {
     const doc = textPdfDocument("Twins", 2);
     const pixels = photoPixels(64, 48);
