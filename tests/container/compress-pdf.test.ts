@@ -219,6 +219,15 @@ function type1FontPdf(show: string): { input: Uint8Array; programLength: number 
   return { input: save(doc, "compress"), programLength: clear.length + encrypted.length };
 }
 
+/** The program of page 1's font F, once converted to CFF (/FontFile3). */
+function type1FontProgram(bytes: Uint8Array): Uint8Array {
+  return openPdf(bytes)
+    .findPage(0)
+    .get("Resources", "Font", "F", "FontDescriptor", "FontFile3")
+    .readStream()
+    .asUint8Array();
+}
+
 describe("compressPdf", () => {
   const input = photoPdf();
 
@@ -432,11 +441,7 @@ describe("compressPdf", () => {
     const { bytes } = await compress(input);
     // The subset program is then converted to CFF (compress-type1-cff.ts): its glyphs are those kept,
     // .notdef and the seven of "Type One".
-    const program = openPdf(bytes)
-      .findPage(0)
-      .get("Resources", "Font", "F", "FontDescriptor", "FontFile3")
-      .readStream()
-      .asUint8Array();
+    const program = type1FontProgram(bytes);
     expect(program.length).toBeLessThan(programLength / 3);
     expect(cffGlyphCount(program)).toBe(8);
     // The glyphs draw (a page left blank by a broken font would compare alike too).
@@ -600,11 +605,7 @@ describe("compressPdf", () => {
     page.put("Contents", doc.addStream(`${shown}\n/OC /L BDC BT /F 36 Tf 72 600 Td (Hidden) Tj ET EMC`, {}));
     const input = save(doc, "compress");
     const { bytes } = await compress(input);
-    const program = openPdf(bytes)
-      .findPage(0)
-      .get("Resources", "Font", "F", "FontDescriptor", "FontFile3")
-      .readStream()
-      .asUint8Array();
+    const program = type1FontProgram(bytes);
     // .notdef and the nine letters of "Shown" and "Hidden".
     expect(cffGlyphCount(program)).toBe(10);
     /** The page with its layer switched on. */
