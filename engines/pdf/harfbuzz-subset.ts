@@ -27,6 +27,7 @@ export interface HarfBuzz {
 const MEMORY_MODE_READONLY = 1;
 const SETS_DROP_TABLE_TAG = 3;
 /** hb-subset flags: glyph ids stay where they are, glyph names (post, CFF charset) are kept. */
+const FLAG_NO_HINTING = 1 << 0;
 const FLAG_RETAIN_GIDS = 1 << 1;
 const FLAG_NOTDEF_OUTLINE = 1 << 6;
 const FLAG_GLYPH_NAMES = 1 << 7;
@@ -91,13 +92,14 @@ export function tag(name: string): number {
 
 /**
  * An OpenType/TrueType font cut by HarfBuzz to the glyph ids `glyphs` (with .notdef), every glyph
- * keeping its id, its name and, when it has them, its hinting instructions; null when HarfBuzz
- * refuses the font.
+ * keeping its id and its name, and with `hinting` its hinting instructions and tables; null when
+ * HarfBuzz refuses the font.
  */
 export function subsetSfnt(
   harfBuzz: HarfBuzz,
   font: Uint8Array,
   glyphs: Iterable<number>,
+  hinting: boolean,
 ): Uint8Array | null {
   const input = harfBuzz.hb_subset_input_create_or_fail();
   if (input === 0) return null;
@@ -120,7 +122,8 @@ export function subsetSfnt(
         FLAG_RETAIN_GIDS |
         FLAG_NOTDEF_OUTLINE |
         FLAG_GLYPH_NAMES |
-        FLAG_NO_LAYOUT_CLOSURE,
+        FLAG_NO_LAYOUT_CLOSURE |
+        (hinting ? 0 : FLAG_NO_HINTING),
     );
     result = harfBuzz.hb_subset_or_fail(face, input);
     if (result === 0) return null;

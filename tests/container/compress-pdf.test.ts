@@ -10,6 +10,7 @@ import { AppError } from "../../contract/index.ts";
 import { compressPdf } from "../../engines/pdf/compress.ts";
 import { cffGlyphCount } from "../../engines/pdf/compress-font-programs.ts";
 import type { CompressionLevelName } from "../../engines/pdf/compress-levels.ts";
+import { readTables } from "../../engines/pdf/sfnt-tables.ts";
 import { ssim } from "../support/ssim.ts";
 import { engineFailure } from "./engine-failure.ts";
 import {
@@ -509,6 +510,10 @@ describe("compressPdf", () => {
       openPdf(bytes).findPage(0).get("Resources", "Font", "F", "FontDescriptor", "FontFile2").readStream();
     const { bytes } = await compress(input);
     expect(program(bytes).getLength()).toBeLessThan(program(input).getLength() / 10);
+    // Without the hinting program (fpgm, prep, cvt): MuPDF draws TrueType glyphs unhinted.
+    const tables = readTables(program(bytes).asUint8Array());
+    expect(tables?.has("glyf")).toBe(true);
+    expect(tables?.has("fpgm")).toBe(false);
     const page = renderPage(openPdf(bytes), 0);
     expect(page.data.filter((value) => value < 128).length).toBeGreaterThan(1500);
     expect(pageTexts(openPdf(bytes))).toEqual(pageTexts(openPdf(input)));
