@@ -75,8 +75,11 @@ function singleFont(view: DataView, name: string): Uint8Array | null {
   return out;
 }
 
-/** The PostScript name (name id 6, Macintosh Roman record) of the face at `face`, or "". */
-function postScriptName(view: DataView, face: number): string {
+/**
+ * The PostScript name (name id 6) of the face at `face`, from its Macintosh Roman or Windows
+ * Unicode record, or "".
+ */
+export function postScriptName(view: DataView, face: number): string {
   const tables = view.getUint16(face + 4);
   for (let index = 0; index < tables; index++) {
     const record = face + 12 + 16 * index;
@@ -86,10 +89,15 @@ function postScriptName(view: DataView, face: number): string {
     const strings = table + view.getUint16(table + 4);
     for (let r = 0; r < records; r++) {
       const at = table + 6 + 12 * r;
-      if (view.getUint16(at) !== 1 || view.getUint16(at + 6) !== POSTSCRIPT_NAME_ID) continue;
+      const platform = view.getUint16(at);
+      if ((platform !== 1 && platform !== 3) || view.getUint16(at + 6) !== POSTSCRIPT_NAME_ID) continue;
       const length = view.getUint16(at + 8);
       const start = strings + view.getUint16(at + 10);
-      return String.fromCharCode(...new Uint8Array(view.buffer, view.byteOffset + start, length));
+      const bytes = new Uint8Array(view.buffer, view.byteOffset + start, length);
+      if (platform === 1) return String.fromCharCode(...bytes);
+      return String.fromCharCode(
+        ...Array.from({ length: length >> 1 }, (_, i) => view.getUint16(start + 2 * i)),
+      );
     }
   }
   return "";

@@ -1,5 +1,5 @@
 import * as mupdf from "mupdf";
-import { hasType3Fonts, pruneType3Glyphs } from "./compress-type3.ts";
+import { type DrawnGlyphs, fontFiles, glyphsOf } from "./drawn-glyphs.ts";
 
 /** eexec and charstring encryption (Adobe Type 1 Font Format, chapter 7). */
 const EEXEC_KEY = 55665;
@@ -16,21 +16,14 @@ const CALLOTHERSUBR = 16;
 const POP = 17;
 /** Subrs 0–3 belong to the flex and hint-replacement machinery: always kept. */
 const RESERVED_SUBRS = 4;
-/**
- * Time the run over the pages may take (the job has 120 s in all): past it, no Type 1 font is cut
- * (a 2,400-page manual would spend most of the job finding its glyphs).
- */
-const RUN_BUDGET_MS = 15_000;
-/** How deep form XObjects are followed from an annotation's appearance. */
-const MAX_DEPTH = 16;
 const DIGIT_NAMES = "zero one two three four five six seven eight nine".split(" ");
 /** Glyph names whose Unicode value FreeType derives the same way in every font: the mapping check. */
 const CHECKED_NAMES = [..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", ...DIGIT_NAMES];
 /**
- * Adobe StandardEncoding for the codes seac (an accented glyph built from a base letter and an
- * accent) may name: printable ASCII, the accents and dotless i.
+ * Adobe StandardEncoding: the codes seac (an accented glyph built from a base letter and an
+ * accent) names, and the built-in encoding of many Type 1 programs.
  */
-const STANDARD_ENCODING: Record<number, string> = {
+export const STANDARD_ENCODING: Record<number, string> = {
   ...Object.fromEntries(
     [
       "space exclam quotedbl numbersign dollar percent ampersand quoteright parenleft parenright",
@@ -46,6 +39,34 @@ const STANDARD_ENCODING: Record<number, string> = {
       .split(" ")
       .map((name, index) => [32 + index, name]),
   ),
+  161: "exclamdown",
+  162: "cent",
+  163: "sterling",
+  164: "fraction",
+  165: "yen",
+  166: "florin",
+  167: "section",
+  168: "currency",
+  169: "quotesingle",
+  170: "quotedblleft",
+  171: "guillemotleft",
+  172: "guilsinglleft",
+  173: "guilsinglright",
+  174: "fi",
+  175: "fl",
+  177: "endash",
+  178: "dagger",
+  179: "daggerdbl",
+  180: "periodcentered",
+  182: "paragraph",
+  183: "bullet",
+  184: "quotesinglbase",
+  185: "quotedblbase",
+  186: "quotedblright",
+  187: "guillemotright",
+  188: "ellipsis",
+  189: "perthousand",
+  191: "questiondown",
   193: "grave",
   194: "acute",
   195: "circumflex",
@@ -59,44 +80,36 @@ const STANDARD_ENCODING: Record<number, string> = {
   205: "hungarumlaut",
   206: "ogonek",
   207: "caron",
+  208: "emdash",
+  225: "AE",
+  227: "ordfeminine",
+  232: "Lslash",
+  233: "Oslash",
+  234: "OE",
+  235: "ordmasculine",
+  241: "ae",
   245: "dotlessi",
+  248: "lslash",
+  249: "oslash",
+  250: "oe",
+  251: "germandbls",
 };
 
 /**
  * Subsets embedded Type 1 fonts (/FontFile), which MuPDF's subsetter leaves whole: a LaTeX or
  * InDesign file often embeds an 848-glyph font of 130 KB to draw eight letters. The glyphs drawn
- * are those a run of every page shows with the font; the font's charstrings are cut to those (with
- * .notdef and the base and accent of accented glyphs), and the subroutines no kept charstring
- * calls are emptied. A font is left whole when anything could draw it
- * outside that run: a form's fonts (typed values), fonts of annotation appearances (some are not
- * drawn in a viewer's run), documents with optional content (hidden layers), or a font whose glyph
- * numbering cannot be checked against the one MuPDF draws with. The same run finds the glyphs of
- * Type 3 fonts no page draws (compress-type3.ts). Returns how many Type 1 fonts were cut.
+ * are those a run of every page shows with the font (drawn-glyphs.ts); the font's charstrings are
+ * cut to those (with .notdef and the base and accent of accented glyphs), and the subroutines no
+ * kept charstring calls are emptied. A font is left whole when anything could draw it outside
+ * that run (see `DrawnGlyphs`) or when its glyph numbering cannot be checked against the one MuPDF
+ * draws with. Returns how many Type 1 fonts were cut.
  */
-export function subsetType1Fonts(pdf: mupdf.PDFDocument): number {
-  const root = pdf.getTrailer().get("Root");
-  if (!root.get("OCProperties").isNull()) return 0;
-  const files = type1Files(pdf);
-  const type3 = hasType3Fonts(pdf);
-  if (files.size === 0 && !type3) return 0;
-  const untouchable = new Set<number>();
-  const untouchableFonts = new Set<number>();
-  collectFontFiles(root.get("AcroForm", "DR"), untouchable, 0, untouchableFonts);
-  const used = glyphsDrawn(pdf, untouchable, untouchableFonts);
-  if (used === null) return 0;
-  if (type3) pruneType3Glyphs(pdf, used, untouchableFonts);
+export function subsetType1Fonts(pdf: mupdf.PDFDocument, drawn: DrawnGlyphs): number {
   let subset = 0;
-  for (const [num, names] of files) {
-    if (untouchable.has(num)) continue;
-    const glyphs = new Set<number>();
-    let seen = false;
-    for (const name of names) {
-      const drawn = used.get(name);
-      if (drawn === undefined) continue;
-      seen = true;
-      for (const glyph of drawn) glyphs.add(glyph);
-    }
-    if (!seen) continue;
+  for (const [num, names] of fontFiles(pdf, "FontFile")) {
+    if (drawn.untouchable.has(num)) continue;
+    const glyphs = glyphsOf(names, drawn.used);
+    if (glyphs === null) continue;
     try {
       const stream = pdf.newIndirect(num);
       const font = stream.readStream().asUint8Array();
@@ -112,121 +125,6 @@ export function subsetType1Fonts(pdf: mupdf.PDFDocument): number {
     }
   }
   return subset;
-}
-
-/**
- * Every /FontFile stream (Type 1) with the font names (with subset tag) that use it. Two programs
- * under one name get the glyphs drawn with either: more than needed, never less.
- */
-function type1Files(pdf: mupdf.PDFDocument): Map<number, Set<string>> {
-  const files = new Map<number, Set<string>>();
-  const count = pdf.countObjects();
-  for (let num = 1; num < count; num++) {
-    const object = pdf.newIndirect(num);
-    try {
-      // Some producers leave out the descriptor's /Type: any dictionary with a /FontFile is one.
-      if (!object.isDictionary()) continue;
-      const file = object.get("FontFile");
-      const name = object.get("FontName");
-      if (!file.isIndirect() || !name.isName()) continue;
-      const names = files.get(file.asIndirect()) ?? new Set<string>();
-      // MuPDF names the font without a trailing "_167"-like suffix (a TeX slant or extend tag).
-      names.add(name.asName());
-      names.add(name.asName().replace(/_\d+$/, ""));
-      files.set(file.asIndirect(), names);
-    } catch {
-      // Objects that fail to load are skipped.
-    }
-  }
-  return files;
-}
-
-/**
- * Adds the /FontFile streams of every font in a resources dictionary (and its forms) to `files`,
- * and the font objects themselves to `fonts`.
- */
-function collectFontFiles(
-  resources: mupdf.PDFObject,
-  files: Set<number>,
-  depth: number,
-  fonts: Set<number>,
-): void {
-  if (!resources.isDictionary() || depth > MAX_DEPTH) return;
-  resources.get("Font").forEach((font) => {
-    if (font.isIndirect()) fonts.add(font.asIndirect());
-    for (const descriptor of [font.get("FontDescriptor"), font.get("DescendantFonts", 0, "FontDescriptor")]) {
-      const file = descriptor.isDictionary() ? descriptor.get("FontFile") : null;
-      if (file?.isIndirect()) files.add(file.asIndirect());
-    }
-    // Type 3 glyphs may draw with other fonts.
-    collectFontFiles(font.get("Resources"), files, depth + 1, fonts);
-  });
-  resources.get("XObject").forEach((xobject) => {
-    collectFontFiles(xobject.get("Resources"), files, depth + 1, fonts);
-  });
-}
-
-/**
- * Glyph numbers drawn per font name by every page (null when the run takes longer than its
- * budget); the font files of annotation appearances go to `untouchable`, their font objects to
- * `untouchableFonts`.
- */
-function glyphsDrawn(
-  pdf: mupdf.PDFDocument,
-  untouchable: Set<number>,
-  untouchableFonts: Set<number>,
-): Map<string, Set<number>> | null {
-  const started = performance.now();
-  const used = new Map<string, Set<number>>();
-  const record = (text: mupdf.Text) => {
-    text.walk({
-      showGlyph(font, _matrix, glyph) {
-        const name = font.getName();
-        const glyphs = used.get(name) ?? new Set<number>();
-        glyphs.add(glyph);
-        used.set(name, glyphs);
-      },
-    });
-  };
-  const device = new mupdf.Device({
-    fillText: record,
-    strokeText: record,
-    clipText: record,
-    clipStrokeText: record,
-    ignoreText: record,
-  });
-  try {
-    const pages = pdf.countPages();
-    for (let index = 0; index < pages; index++) {
-      if (performance.now() - started > RUN_BUDGET_MS) return null;
-      const page = pdf.loadPage(index);
-      try {
-        page.run(device, mupdf.Matrix.identity);
-      } finally {
-        page.destroy();
-      }
-      const annotations = pdf.findPage(index).get("Annots");
-      if (!annotations.isArray()) continue;
-      for (let i = 0; i < annotations.length; i++) {
-        annotations
-          .get(i)
-          .get("AP")
-          .forEach((appearance) => {
-            const streams = appearance.isStream() ? [appearance] : [];
-            if (!appearance.isStream() && appearance.isDictionary())
-              appearance.forEach((state) => {
-                streams.push(state);
-              });
-            for (const stream of streams)
-              collectFontFiles(stream.get("Resources"), untouchable, 0, untouchableFonts);
-          });
-      }
-    }
-  } finally {
-    device.close();
-    device.destroy();
-  }
-  return used;
 }
 
 /** eexec or charstring decryption. */
@@ -531,4 +429,44 @@ function numberingMatches(font: Uint8Array, numbering: readonly string[]): boole
   } finally {
     loaded.destroy();
   }
+}
+
+/** A Type 1 program read for conversion: its clear-text part, charstrings and subroutines (decrypted). */
+export interface Type1Program {
+  readonly clearText: string;
+  /** Charstrings in FreeType's numbering (file order, .notdef swapped to 0). */
+  readonly glyphs: readonly { readonly name: string; readonly charstring: Uint8Array }[];
+  readonly subrs: ReadonlyMap<number, Uint8Array>;
+}
+
+/** Reads the charstrings and subroutines of a binary (PFB-style) Type 1 program, or null. */
+export function readType1Program(
+  font: Uint8Array,
+  clearLength: number,
+  privateLength: number,
+): Type1Program | null {
+  if (!(clearLength > 0 && privateLength > 4 && clearLength + privateLength <= font.length)) return null;
+  const binary = font.subarray(clearLength, clearLength + privateLength);
+  if (/^[0-9A-Fa-f]{4}$/.test(latin1.decode(binary.subarray(0, 4)))) return null;
+  const text = latin1.decode(decrypt(binary, EEXEC_KEY));
+  const lenIVMatch = /\/lenIV\s+(-?\d+)/.exec(text);
+  const lenIV = lenIVMatch ? Number(lenIVMatch[1]) : 4;
+  const decode = (entry: Entry) => {
+    const data = fromLatin1(text.slice(entry.dataStart, entry.dataEnd));
+    return lenIV < 0 ? data : decrypt(data, CHARSTRING_KEY).subarray(lenIV);
+  };
+  const charStringsAt = /\/CharStrings\s+(\d+)\s+dict\s+dup\s+begin/.exec(text);
+  if (charStringsAt === null) return null;
+  const entries = readEntries(text, charStringsAt.index + charStringsAt[0].length, false).entries;
+  const notdef = entries.findIndex((entry) => entry.key === ".notdef");
+  if (notdef < 0) return null;
+  const ordered = [...entries];
+  [ordered[0], ordered[notdef]] = [entries[notdef] as Entry, entries[0] as Entry];
+  const subrsAt = /\/Subrs\s+(\d+)\s+array/.exec(text);
+  const subrs = subrsAt ? readEntries(text, subrsAt.index + subrsAt[0].length, true).entries : [];
+  return {
+    clearText: latin1.decode(font.subarray(0, clearLength)),
+    glyphs: ordered.map((entry) => ({ name: entry.key, charstring: decode(entry) })),
+    subrs: new Map(subrs.map((entry) => [Number(entry.key), decode(entry)])),
+  };
 }

@@ -5,6 +5,7 @@ import { replaceSrgbProfiles } from "./compress-colour-spaces.ts";
 import { roundPathCoordinates } from "./compress-content.ts";
 import { mergeDuplicateStreams } from "./compress-duplicates.ts";
 import { extractFontCollections } from "./compress-font-collections.ts";
+import { subsetFontPrograms } from "./compress-font-programs.ts";
 import { subsetFonts } from "./compress-fonts.ts";
 import { pruneGlyphMaps } from "./compress-glyph-maps.ts";
 import { recompressImages } from "./compress-images.ts";
@@ -13,6 +14,10 @@ import { claimsPdfA, removePrivateData } from "./compress-private-data.ts";
 import { removeUnusedResources } from "./compress-resources.ts";
 import { redeflateStreams } from "./compress-streams.ts";
 import { subsetType1Fonts } from "./compress-type1.ts";
+import { convertType1ToCff } from "./compress-type1-cff.ts";
+import { hasType3Fonts, pruneType3Glyphs } from "./compress-type3.ts";
+import { findDrawnGlyphs } from "./drawn-glyphs.ts";
+import { type HarfBuzz, loadHarfBuzz } from "./harfbuzz-subset.ts";
 import { isOutOfMemory, openPdf, wasRepaired } from "./open-pdf.ts";
 import { savePdf } from "./write-pdf.ts";
 
@@ -43,6 +48,7 @@ export const compressPdf: EngineHandler<{ quality: CompressionLevelName }> = asy
   const input = inputs[0];
   if (input === undefined) throw new AppError("NO_FILE", "No PDF to compress.");
   const level = COMPRESSION_LEVELS[options.quality];
+  const harfBuzz = await loadHarfBuzz();
   const pdf = openPdf(input.bytes, 0);
   try {
     const pages = pdf.countPages();
@@ -51,7 +57,7 @@ export const compressPdf: EngineHandler<{ quality: CompressionLevelName }> = asy
     replaceSrgbProfiles(pdf, claimsPdfA(pdf.getTrailer().get("Root", "Metadata")));
     const unusedResources = removeUnusedResources(pdf);
     const duplicates = mergeDuplicateStreams(pdf);
-    const fontsSubset = trySubsetFonts(pdf);
+    const fontsSubset = trySubsetFonts(pdf, harfBuzz);
     progress(FONTS_DONE);
     const images = await recompressImages(pdf, level, (share) =>
       progress(Math.round(FONTS_DONE + share * (IMAGES_DONE - FONTS_DONE))),
@@ -86,12 +92,23 @@ export const compressPdf: EngineHandler<{ quality: CompressionLevelName }> = asy
   }
 };
 
-/** Subsetting is an optimisation: a font MuPDF cannot subset leaves the document as it was. */
-function trySubsetFonts(pdf: mupdf.PDFDocument): boolean {
+/**
+ * Subsetting is an optimisation: a font that cannot be subset stays as it was. MuPDF's subsetter
+ * runs first; then the glyphs every page draws (one run of the pages) cut the Type 1 programs it
+ * leaves whole, the Type 3 glyphs no page draws, and, with HarfBuzz, the TrueType and CFF programs
+ * it refused or left larger.
+ */
+function trySubsetFonts(pdf: mupdf.PDFDocument, harfBuzz: HarfBuzz): boolean {
   try {
     extractFontCollections(pdf);
     subsetFonts(pdf);
-    subsetType1Fonts(pdf);
+    const drawn = findDrawnGlyphs(pdf);
+    if (drawn !== null) {
+      if (hasType3Fonts(pdf)) pruneType3Glyphs(pdf, drawn.used, drawn.untouchableFonts);
+      subsetType1Fonts(pdf, drawn);
+      convertType1ToCff(pdf, drawn);
+      subsetFontPrograms(pdf, drawn, harfBuzz);
+    }
     pruneGlyphMaps(pdf);
     return true;
   } catch {

@@ -8,7 +8,9 @@ import * as mupdf from "mupdf";
 import { describe, expect, it } from "vitest";
 import { AppError } from "../../contract/index.ts";
 import { compressPdf } from "../../engines/pdf/compress.ts";
+import { cffGlyphCount } from "../../engines/pdf/compress-font-programs.ts";
 import type { CompressionLevelName } from "../../engines/pdf/compress-levels.ts";
+import { readTables } from "../../engines/pdf/sfnt-tables.ts";
 import { ssim } from "../support/ssim.ts";
 import { engineFailure } from "./engine-failure.ts";
 import {
@@ -181,6 +183,50 @@ function imageDictionaries(doc: mupdf.PDFDocument): mupdf.PDFObject[] {
     if (object.isStream() && object.get("Subtype").asName() === "Image") images.push(object);
   }
   return images;
+}
+
+/**
+ * A one-page PDF drawing `show` (a text-showing operation) with the Type 1 font built in code
+ * (type1-font.ts) embedded as /FontFile; with the program's length.
+ */
+function type1FontPdf(show: string): { input: Uint8Array; programLength: number } {
+  const { clear, encrypted } = type1Font("CodeSerif");
+  const doc = new mupdf.PDFDocument();
+  const fontFile = doc.addStream(new Uint8Array([...clear, ...encrypted]), {
+    Length1: clear.length,
+    Length2: encrypted.length,
+    Length3: 0,
+  });
+  const font = doc.addObject({
+    Type: doc.newName("Font"),
+    Subtype: doc.newName("Type1"),
+    BaseFont: doc.newName("CodeSerif"),
+    Encoding: doc.newName("WinAnsiEncoding"),
+    FontDescriptor: doc.addObject({
+      Type: doc.newName("FontDescriptor"),
+      FontName: doc.newName("CodeSerif"),
+      Flags: 34,
+      FontBBox: [-200, -250, 1100, 900],
+      ItalicAngle: 0,
+      Ascent: 700,
+      Descent: -250,
+      CapHeight: 650,
+      StemV: 80,
+      FontFile: fontFile,
+    }),
+  });
+  const resources = doc.addObject({ Font: { F: font } });
+  doc.insertPage(-1, doc.addPage([0, 0, 595, 842], 0, resources, `BT /F 36 Tf 72 720 Td ${show} ET`));
+  return { input: save(doc, "compress"), programLength: clear.length + encrypted.length };
+}
+
+/** The program of page 1's font F, once converted to CFF (/FontFile3). */
+function type1FontProgram(bytes: Uint8Array): Uint8Array {
+  return openPdf(bytes)
+    .findPage(0)
+    .get("Resources", "Font", "F", "FontDescriptor", "FontFile3")
+    .readStream()
+    .asUint8Array();
 }
 
 describe("compressPdf", () => {
@@ -392,42 +438,82 @@ describe("compressPdf", () => {
   });
 
   it("subsets an embedded Type 1 font (/FontFile) to the glyphs drawn, every one drawing as before", async () => {
-    const { clear, encrypted } = type1Font("CodeSerif");
-    const doc = new mupdf.PDFDocument();
-    const fontFile = doc.addStream(new Uint8Array([...clear, ...encrypted]), {
-      Length1: clear.length,
-      Length2: encrypted.length,
-      Length3: 0,
-    });
-    const font = doc.addObject({
-      Type: doc.newName("Font"),
-      Subtype: doc.newName("Type1"),
-      BaseFont: doc.newName("CodeSerif"),
-      Encoding: doc.newName("WinAnsiEncoding"),
-      FontDescriptor: doc.addObject({
-        Type: doc.newName("FontDescriptor"),
-        FontName: doc.newName("CodeSerif"),
-        Flags: 34,
-        FontBBox: [-200, -250, 1100, 900],
-        ItalicAngle: 0,
-        Ascent: 700,
-        Descent: -250,
-        CapHeight: 650,
-        StemV: 80,
-        FontFile: fontFile,
-      }),
-    });
-    const resources = doc.addObject({ Font: { F: font } });
-    doc.insertPage(-1, doc.addPage([0, 0, 595, 842], 0, resources, "BT /F 36 Tf 72 720 Td (Type One) Tj ET"));
-    const input = save(doc, "compress");
+    const { input, programLength } = type1FontPdf("(Type One) Tj");
     const { bytes } = await compress(input);
-    const program = openPdf(bytes)
-      .findPage(0)
-      .get("Resources", "Font", "F", "FontDescriptor", "FontFile")
-      .readStream()
-      .asUint8Array();
-    expect(program.length).toBeLessThan((clear.length + encrypted.length) / 3);
+    // The subset program is then converted to CFF (compress-type1-cff.ts): its glyphs are those kept,
+    // .notdef and the seven of "Type One".
+    const program = type1FontProgram(bytes);
+    expect(program.length).toBeLessThan(programLength / 3);
+    expect(cffGlyphCount(program)).toBe(8);
     // The glyphs draw (a page left blank by a broken font would compare alike too).
+    const page = renderPage(openPdf(bytes), 0);
+    expect(page.data.filter((value) => value < 128).length).toBeGreaterThan(1500);
+    expect(pageTexts(openPdf(bytes))).toEqual(pageTexts(openPdf(input)));
+    expect(pageOneSsim(input, bytes)).toBeGreaterThanOrEqual(0.999);
+  });
+
+  it("converts an embedded Type 1 program to CFF (Type1C), every code drawing as before", async () => {
+    // Every letter: the subset keeps them all, so only the conversion makes the program smaller.
+    const letters = [..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"];
+    const { input, programLength } = type1FontPdf(`(${letters.join("")}) Tj`);
+    const { bytes } = await compress(input);
+    const descriptor = (pdf: mupdf.PDFDocument) =>
+      pdf.findPage(0).get("Resources", "Font", "F", "FontDescriptor");
+    const after = descriptor(openPdf(bytes));
+    expect(after.get("FontFile").isNull()).toBe(true);
+    expect(after.get("FontFile3", "Subtype").asName()).toBe("Type1C");
+    expect(after.get("FontFile3").readRawStream().getLength()).toBeLessThan(programLength / 2);
+    /** Every code 0–255 of the page's font, each in a cell of its own, as grey pixels. */
+    const everyCode = (pdf: mupdf.PDFDocument) => {
+      const text = Array.from(
+        { length: 256 },
+        (_, code) =>
+          `BT /F 16 Tf ${10 + (code % 32) * 18} ${800 - Math.floor(code / 32) * 40} Td <${code.toString(16).padStart(2, "0")}> Tj ET`,
+      ).join("\n");
+      const resources = pdf.addObject({ Font: { F: pdf.findPage(0).get("Resources", "Font", "F") } });
+      pdf.insertPage(-1, pdf.addPage([0, 0, 595, 842], 0, resources, text));
+      return pdf
+        .loadPage(pdf.countPages() - 1)
+        .toPixmap(mupdf.Matrix.scale(3, 3), mupdf.ColorSpace.DeviceGray, false)
+        .getPixels()
+        .slice();
+    };
+    const [drawnBefore, drawnAfter] = [everyCode(openPdf(input)), everyCode(openPdf(bytes))];
+    expect(drawnBefore.filter((value) => value < 128).length).toBeGreaterThan(1000);
+    expect(Buffer.from(drawnAfter).equals(Buffer.from(drawnBefore))).toBe(true);
+    expect(pageTexts(openPdf(bytes))).toEqual(pageTexts(openPdf(input)));
+  });
+
+  it("subsets a TrueType font whose loca table is cut short, which MuPDF's subsetter refuses", async () => {
+    const regular = new Uint8Array(
+      readFileSync(
+        fileURLToPath(import.meta.resolve("pdfjs-dist/standard_fonts/LiberationSans-Regular.ttf")),
+      ),
+    );
+    // The table directory gives `loca` one entry less than the glyph count needs (its last glyph's
+    // end is missing), as some producers write it: viewers draw the other glyphs.
+    const view = new DataView(regular.buffer, regular.byteOffset, regular.byteLength);
+    const record = Array.from({ length: view.getUint16(4) }, (_, i) => 12 + 16 * i).find(
+      (at) => String.fromCharCode(...regular.subarray(at, at + 4)) === "loca",
+    );
+    if (record === undefined) throw new Error("no loca table");
+    view.setUint32(record + 12, view.getUint32(record + 12) - 4);
+    const doc = new mupdf.PDFDocument();
+    const font = doc.addSimpleFont(new mupdf.Font("Liberation Sans", regular), "Latin");
+    const resources = doc.addObject({ Font: { F: font } });
+    doc.insertPage(
+      -1,
+      doc.addPage([0, 0, 595, 842], 0, resources, "BT /F 36 Tf 72 720 Td (Short loca) Tj ET"),
+    );
+    const input = save(doc, "compress");
+    const program = (bytes: Uint8Array) =>
+      openPdf(bytes).findPage(0).get("Resources", "Font", "F", "FontDescriptor", "FontFile2").readStream();
+    const { bytes } = await compress(input);
+    expect(program(bytes).getLength()).toBeLessThan(program(input).getLength() / 10);
+    // Without the hinting program (fpgm, prep, cvt): MuPDF draws TrueType glyphs unhinted.
+    const tables = readTables(program(bytes).asUint8Array());
+    expect(tables?.has("glyf")).toBe(true);
+    expect(tables?.has("fpgm")).toBe(false);
     const page = renderPage(openPdf(bytes), 0);
     expect(page.data.filter((value) => value < 128).length).toBeGreaterThan(1500);
     expect(pageTexts(openPdf(bytes))).toEqual(pageTexts(openPdf(input)));
@@ -480,6 +566,65 @@ describe("compressPdf", () => {
     expect(after.findPage(0).get("Resources", "Font", "F1").isNull()).toBe(false);
     expect(pageTexts(after)).toEqual(pageTexts(openPdf(input)));
     expect(pageOneSsim(input, bytes)).toBeGreaterThanOrEqual(0.99);
+  });
+
+  it("drops a font that contents select but never show text with", async () => {
+    const regular = readFileSync(
+      fileURLToPath(import.meta.resolve("pdfjs-dist/standard_fonts/LiberationSans-Regular.ttf")),
+    );
+    const doc = new mupdf.PDFDocument();
+    const unused = doc.addSimpleFont(new mupdf.Font("Liberation Sans", regular), "Latin");
+    const helvetica = doc.addObject({
+      Type: doc.newName("Font"),
+      Subtype: doc.newName("Type1"),
+      BaseFont: doc.newName("Helvetica"),
+    });
+    // The page selects U and shows no text itself; its text is in a form with resources of its own.
+    const form = doc.addStream("BT /F 24 Tf 72 720 Td (Drawn in a form) Tj ET", {
+      Type: doc.newName("XObject"),
+      Subtype: doc.newName("Form"),
+      BBox: [0, 0, 595, 842],
+      Resources: doc.addObject({ Font: { F: helvetica } }),
+    });
+    const resources = doc.addObject({ Font: { U: unused }, XObject: { X: form } });
+    doc.insertPage(-1, doc.addPage([0, 0, 595, 842], 0, resources, "BT /U 13 Tf ET q /X Do Q"));
+    const input = save(doc, "compress");
+    const { bytes } = await compress(input);
+    const after = openPdf(bytes);
+    expect(after.findPage(0).get("Resources", "Font", "U").isNull()).toBe(true);
+    expect(bytes.length).toBeLessThan(regular.length / 10);
+    expect(pageTexts(after)).toEqual(pageTexts(openPdf(input)));
+    expect(pageOneSsim(input, bytes)).toBeGreaterThanOrEqual(0.99);
+  });
+
+  it("subsets a Type 1 font drawn partly on a hidden layer, keeping the hidden layer's glyphs", async () => {
+    const { input: plain } = type1FontPdf("(Shown) Tj");
+    const doc = openPdf(plain);
+    const layer = doc.addObject({ Type: doc.newName("OCG"), Name: doc.newString("Notes") });
+    const properties = doc.newDictionary();
+    properties.put("OCProperties", doc.addObject({ OCGs: [layer], D: { OFF: [layer], Order: [layer] } }));
+    doc.getTrailer().get("Root").put("OCProperties", properties.get("OCProperties"));
+    const page = doc.findPage(0);
+    page.get("Resources").put("Properties", doc.addObject({ L: layer }));
+    const shown = "BT /F 36 Tf 72 720 Td (Shown) Tj ET";
+    page.put("Contents", doc.addStream(`${shown}\n/OC /L BDC BT /F 36 Tf 72 600 Td (Hidden) Tj ET EMC`, {}));
+    const input = save(doc, "compress");
+    const { bytes } = await compress(input);
+    const program = type1FontProgram(bytes);
+    // .notdef and the nine letters of "Shown" and "Hidden".
+    expect(cffGlyphCount(program)).toBe(10);
+    /** The page with its layer switched on. */
+    const withLayer = (bytes: Uint8Array) => {
+      const pdf = openPdf(bytes);
+      pdf.setLayerVisible(0, true);
+      return renderPage(pdf, 0);
+    };
+    const [before, after] = [withLayer(input), withLayer(bytes)];
+    expect(before.data.filter((value) => value < 128).length).toBeGreaterThan(
+      renderPage(openPdf(input), 0).data.filter((value) => value < 128).length,
+    );
+    expect(ssim(before, after)).toBeGreaterThanOrEqual(0.999);
+    expect(pageTexts(openPdf(bytes))).toEqual(pageTexts(openPdf(input)));
   });
 
   it("merges byte-identical images into one object", async () => {

@@ -1,0 +1,242 @@
+import { deflateSync } from "node:zlib";
+import * as mupdf from "mupdf";
+import { postScriptName } from "./compress-font-collections.ts";
+import { type DrawnGlyphs, fontFiles, glyphsOf } from "./drawn-glyphs.ts";
+import { type HarfBuzz, subsetSfnt } from "./harfbuzz-subset.ts";
+import { readTables, writeSfnt } from "./sfnt-tables.ts";
+
+/** CFF Top DICT operator of the CharStrings INDEX's offset. */
+const CHARSTRINGS_OPERATOR = 17;
+/** Side of the square each glyph is drawn in when the subset is checked against the original. */
+const CHECK_CELL = 32;
+/** A font drawing more glyphs than this is not checked glyph by glyph: it is left as it is. */
+const MAX_CHECKED_GLYPHS = 4096;
+
+/**
+ * Cuts TrueType (/FontFile2) and CFF (/FontFile3: bare Type1C or CIDFontType0C, or OpenType) font
+ * programs to the glyphs the pages draw with HarfBuzz's subsetter (hb-subset), which reads fonts
+ * MuPDF's subsetter refuses (a truncated `loca`, a cmap of format 2, a CFF index it reads as out
+ * of bounds) and, unlike it, cuts CFF subroutines and simple Type1C fonts. Glyph ids stay the same
+ * (the content streams and CIDToGIDMap name glyphs by id), a TrueType font keeps its own `cmap`
+ * (simple fonts pick glyphs through it) and glyph names stay (CFF charset, `post`). The subset
+ * replaces the program only when every glyph drawn renders pixel for pixel as before, every
+ * Unicode value keeps its glyph, and it deflates smaller than the program it replaces. Fonts
+ * anything could draw outside the run of the pages (see `DrawnGlyphs`) are left whole. Returns how
+ * many programs were replaced.
+ */
+export function subsetFontPrograms(pdf: mupdf.PDFDocument, drawn: DrawnGlyphs, harfBuzz: HarfBuzz): number {
+  let replaced = 0;
+  for (const key of ["FontFile2", "FontFile3"] as const) {
+    for (const [num, names] of fontFiles(pdf, key)) {
+      if (drawn.untouchable.has(num)) continue;
+      try {
+        const stream = pdf.newIndirect(num);
+        const font = stream.readStream().asUint8Array();
+        // By the bytes, not the /Subtype: a TrueType program labelled CIDFontType0C is drawn as TrueType.
+        const bareCff = !isSfnt(font);
+        // MuPDF names an embedded font by its program's own name when it has one.
+        const glyphs = glyphsOf([...names, programName(font, bareCff)], drawn.used);
+        if (glyphs === null || glyphs.size > MAX_CHECKED_GLYPHS) continue;
+        // Without hints first (as Ghostscript writes them: a hinted Tahoma subset of 5.6 KB is 1 KB
+        // without), with them when that one does not draw the same (FreeType runs a tricky font's
+        // instructions to build its glyphs).
+        let cut: Uint8Array | null = null;
+        for (const hinting of [false, true]) {
+          const candidate = bareCff
+            ? subsetCff(harfBuzz, font, glyphs, hinting)
+            : subsetTrueType(harfBuzz, font, glyphs, hinting);
+          if (candidate === null || deflateSync(candidate).length >= deflateSync(font).length) continue;
+          if (!drawsTheSame(font, candidate, glyphs, bareCff)) continue;
+          cut = candidate;
+          break;
+        }
+        if (cut === null) continue;
+        stream.writeStream(cut);
+        if (key === "FontFile2") stream.put("Length1", cut.length);
+        replaced++;
+      } catch {
+        // A program HarfBuzz or MuPDF cannot read is left as it is.
+      }
+    }
+  }
+  return replaced;
+}
+
+/**
+ * A TrueType or OpenType program cut to `glyphs`, with its original `cmap` (HarfBuzz keeps only
+ * Unicode subtables, and drops formats it does not read; a simple font picks glyphs through the
+ * (3,0) or (1,0) subtables).
+ */
+function subsetTrueType(
+  harfBuzz: HarfBuzz,
+  font: Uint8Array,
+  glyphs: Set<number>,
+  hinting: boolean,
+): Uint8Array | null {
+  const original = readTables(font);
+  const cut = subsetSfnt(harfBuzz, font, glyphs, hinting);
+  const tables = cut === null ? null : readTables(cut);
+  if (original === null || tables === null) return null;
+  const cmap = original.get("cmap");
+  if (cmap === undefined) tables.delete("cmap");
+  else tables.set("cmap", cmap);
+  return writeSfnt(tables);
+}
+
+/** A bare CFF program cut to `glyphs`: wrapped in an OpenType file for HarfBuzz, then unwrapped. */
+function subsetCff(
+  harfBuzz: HarfBuzz,
+  font: Uint8Array,
+  glyphs: Set<number>,
+  hinting: boolean,
+): Uint8Array | null {
+  const count = cffGlyphCount(font);
+  if (count === null) return null;
+  const maxp = new Uint8Array(6);
+  new DataView(maxp.buffer).setUint32(0, 0x00005000);
+  new DataView(maxp.buffer).setUint16(4, count);
+  const wrapped = writeSfnt(
+    new Map([
+      ["CFF ", font],
+      ["maxp", maxp],
+    ]),
+  );
+  const cut = subsetSfnt(harfBuzz, wrapped, glyphs, hinting);
+  return (cut === null ? null : readTables(cut)?.get("CFF ")) ?? null;
+}
+
+/** Whether the program is an OpenType/TrueType file (not a bare CFF one). */
+function isSfnt(font: Uint8Array): boolean {
+  if (font.length < 4) return false;
+  const tag = new DataView(font.buffer, font.byteOffset, 4).getUint32(0);
+  return [0x00010000, 0x4f54544f, 0x74727565].includes(tag); // 1.0, "OTTO", "true"
+}
+
+/** A CFF INDEX at `at`: its items (start and end offsets) and where it ends. */
+function cffIndex(view: DataView, at: number): { items: [number, number][]; end: number } {
+  const count = view.getUint16(at);
+  if (count === 0) return { items: [], end: at + 2 };
+  const offSize = view.getUint8(at + 2);
+  const offset = (i: number) => {
+    let value = 0;
+    for (let b = 0; b < offSize; b++) value = value * 256 + view.getUint8(at + 3 + i * offSize + b);
+    return value;
+  };
+  const base = at + 2 + (count + 1) * offSize;
+  const items = Array.from({ length: count }, (_, i): [number, number] => [
+    base + offset(i),
+    base + offset(i + 1),
+  ]);
+  return { items, end: base + offset(count) };
+}
+
+/** The program's own font name (sfnt name id 6, or the first of a CFF's Name INDEX), or "". */
+function programName(font: Uint8Array, bareCff: boolean): string {
+  try {
+    const view = new DataView(font.buffer, font.byteOffset, font.byteLength);
+    if (!bareCff) return postScriptName(view, 0);
+    const [name] = cffIndex(view, view.getUint8(2)).items;
+    return name === undefined ? "" : String.fromCharCode(...font.subarray(name[0], name[1]));
+  } catch {
+    return "";
+  }
+}
+
+/** The number of glyphs of a bare CFF program (its CharStrings INDEX's count), or null. */
+export function cffGlyphCount(font: Uint8Array): number | null {
+  const view = new DataView(font.buffer, font.byteOffset, font.byteLength);
+  try {
+    const names = cffIndex(view, view.getUint8(2));
+    const [top] = cffIndex(view, names.end).items;
+    if (top === undefined) return null;
+    const operands: number[] = [];
+    for (let at = top[0]; at < top[1]; ) {
+      const byte = view.getUint8(at);
+      if (byte === 28) {
+        operands.push(view.getInt16(at + 1));
+        at += 3;
+      } else if (byte === 29) {
+        operands.push(view.getInt32(at + 1));
+        at += 5;
+      } else if (byte === 30) {
+        // A real number: its nibbles end with 0xf.
+        operands.push(0);
+        at++;
+        while (at < top[1] && (view.getUint8(at) & 0x0f) !== 0x0f && (view.getUint8(at) & 0xf0) !== 0xf0)
+          at++;
+        at++;
+      } else if (byte >= 32 && byte <= 246) {
+        operands.push(byte - 139);
+        at++;
+      } else if (byte >= 247 && byte <= 250) {
+        operands.push((byte - 247) * 256 + view.getUint8(at + 1) + 108);
+        at += 2;
+      } else if (byte >= 251 && byte <= 254) {
+        operands.push(-(byte - 251) * 256 - view.getUint8(at + 1) - 108);
+        at += 2;
+      } else {
+        if (byte === CHARSTRINGS_OPERATOR) {
+          const offset = operands.at(-1);
+          return offset === undefined ? null : cffIndex(view, offset).items.length;
+        }
+        at += byte === 12 ? 2 : 1;
+        operands.length = 0;
+      }
+    }
+    return null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether `cut` draws every glyph of `glyphs` exactly as `font` does (rendered in a grid and
+ * compared pixel for pixel) and, `byNames`, maps every Unicode value of the Basic Multilingual
+ * Plane that reaches one of them to the same glyph (FreeType derives that map from glyph names in
+ * a CFF font: a simple font picks its glyphs by name).
+ */
+function drawsTheSame(font: Uint8Array, cut: Uint8Array, glyphs: Set<number>, byNames: boolean): boolean {
+  const before = new mupdf.Font("before", font);
+  const after = new mupdf.Font("after", cut);
+  try {
+    // A TrueType subset keeps the original cmap: only a CFF one maps characters through its names.
+    for (let unicode = 1; byNames && unicode < 0x10000; unicode++) {
+      const glyph = before.encodeCharacter(unicode);
+      if (glyph > 0 && glyphs.has(glyph) && after.encodeCharacter(unicode) !== glyph) return false;
+    }
+    const [a, b] = [render(before, glyphs), render(after, glyphs)];
+    return a.length === b.length && a.every((value, index) => value === b[index]);
+  } finally {
+    before.destroy();
+    after.destroy();
+  }
+}
+
+/** The glyphs drawn in a grid of cells, as grey pixels. */
+function render(font: mupdf.Font, glyphs: Set<number>): Uint8ClampedArray {
+  const ids = [...glyphs].sort((a, b) => a - b);
+  const columns = Math.ceil(Math.sqrt(ids.length));
+  const rows = Math.ceil(ids.length / columns);
+  const pixmap = new mupdf.Pixmap(
+    mupdf.ColorSpace.DeviceGray,
+    [0, 0, columns * CHECK_CELL, rows * CHECK_CELL],
+    false,
+  );
+  pixmap.clear(255);
+  const text = new mupdf.Text();
+  const device = new mupdf.DrawDevice(mupdf.Matrix.identity, pixmap);
+  try {
+    for (const [index, glyph] of ids.entries()) {
+      const x = (index % columns) * CHECK_CELL + CHECK_CELL / 4;
+      const y = Math.floor(index / columns) * CHECK_CELL + (CHECK_CELL * 3) / 4;
+      text.showGlyph(font, [CHECK_CELL / 2, 0, 0, -CHECK_CELL / 2, x, y], glyph, 0);
+    }
+    device.fillText(text, mupdf.Matrix.identity, mupdf.ColorSpace.DeviceGray, [0], 1);
+    device.close();
+    return pixmap.getPixels().slice();
+  } finally {
+    device.destroy();
+    text.destroy();
+    pixmap.destroy();
+  }
+}

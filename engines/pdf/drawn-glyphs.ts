@@ -1,0 +1,223 @@
+import * as mupdf from "mupdf";
+
+/**
+ * Time the run over the pages may take (the job has 120 s in all): past it, no font is cut by
+ * the glyphs drawn (a 2,400-page manual would spend most of the job finding its glyphs).
+ */
+const RUN_BUDGET_MS = 15_000;
+/** How deep form XObjects are followed from an annotation's appearance. */
+const MAX_DEPTH = 16;
+export const FONT_FILE_KEYS = ["FontFile", "FontFile2", "FontFile3"] as const;
+export type FontFileKey = (typeof FONT_FILE_KEYS)[number];
+
+/** What a run of every page draws, and what may be drawn outside it. */
+export interface DrawnGlyphs {
+  /** Glyph numbers (as MuPDF draws them: the font program's glyph ids) per font name. */
+  readonly used: Map<string, Set<number>>;
+  /** Font programs anything could draw outside the run: a form's (typed values), annotations'. */
+  readonly untouchable: Set<number>;
+  /** The font objects of those. */
+  readonly untouchableFonts: Set<number>;
+}
+
+/**
+ * Runs every page and records the glyphs each font draws; null when the run takes longer than its
+ * budget. A document with optional content is run twice, as it opens and with every layer shown
+ * (a hidden or print-only layer draws glyphs too), the glyphs of both kept; null when some content
+ * shows only while a layer is off (a membership policy AllOff or AnyOff, or a visibility
+ * expression), which no run of both covers.
+ */
+export function findDrawnGlyphs(pdf: mupdf.PDFDocument): DrawnGlyphs | null {
+  const root = pdf.getTrailer().get("Root");
+  const untouchable = new Set<number>();
+  const untouchableFonts = new Set<number>();
+  collectFontFiles(root.get("AcroForm", "DR"), untouchable, 0, untouchableFonts);
+  const started = performance.now();
+  const used = new Map<string, Set<number>>();
+  if (runPages(pdf, untouchable, untouchableFonts, used, started) === null) return null;
+  if (!root.get("OCProperties").isNull()) {
+    if (showsWhileOff(pdf)) return null;
+    const hidden: number[] = [];
+    try {
+      for (let layer = 0; layer < pdf.countLayers(); layer++) {
+        if (pdf.isLayerVisible(layer)) continue;
+        pdf.setLayerVisible(layer, true);
+        hidden.push(layer);
+      }
+      if (runPages(pdf, untouchable, untouchableFonts, used, started) === null) return null;
+    } finally {
+      for (const layer of hidden) pdf.setLayerVisible(layer, false);
+    }
+  }
+  return { used, untouchable, untouchableFonts };
+}
+
+/**
+ * Whether an optional content membership dictionary (indirect, or inline in any object) shows its
+ * content while some layer is off.
+ */
+function showsWhileOff(pdf: mupdf.PDFDocument): boolean {
+  const count = pdf.countObjects();
+  for (let num = 1; num < count; num++) {
+    try {
+      if (offPolicyIn(pdf.newIndirect(num), 0)) return true;
+    } catch {
+      return true;
+    }
+  }
+  return false;
+}
+
+/** How deep inline dictionaries and arrays are searched for membership dictionaries. */
+const MAX_INLINE_DEPTH = 6;
+
+function offPolicyIn(object: mupdf.PDFObject, depth: number): boolean {
+  if (depth > MAX_INLINE_DEPTH || (depth > 0 && object.isIndirect())) return false;
+  if (object.isArray()) {
+    for (let i = 0; i < object.length; i++) if (offPolicyIn(object.get(i), depth + 1)) return true;
+    return false;
+  }
+  if (!object.isDictionary()) return false;
+  if (object.get("Type").isName() && object.get("Type").asName() === "OCMD") {
+    const policy = object.get("P");
+    if (!object.get("VE").isNull()) return true;
+    if (policy.isName() && ["AllOff", "AnyOff"].includes(policy.asName())) return true;
+  }
+  let found = false;
+  object.forEach((value) => {
+    if (!found && offPolicyIn(value, depth + 1)) found = true;
+  });
+  return found;
+}
+
+/**
+ * Every font program stored under `key` in a font descriptor, with the font names (with subset
+ * tag) that use it. Two programs under one name get the glyphs drawn with either: more than
+ * needed, never less.
+ */
+export function fontFiles(pdf: mupdf.PDFDocument, key: FontFileKey): Map<number, Set<string>> {
+  const files = new Map<number, Set<string>>();
+  const count = pdf.countObjects();
+  for (let num = 1; num < count; num++) {
+    const object = pdf.newIndirect(num);
+    try {
+      // Some producers leave out the descriptor's /Type: any dictionary with a font file is one.
+      if (!object.isDictionary()) continue;
+      const file = object.get(key);
+      const name = object.get("FontName");
+      if (!file.isIndirect() || !name.isName()) continue;
+      const names = files.get(file.asIndirect()) ?? new Set<string>();
+      // MuPDF names the font without a trailing "_167"-like suffix (a TeX slant or extend tag).
+      names.add(name.asName());
+      names.add(name.asName().replace(/_\d+$/, ""));
+      files.set(file.asIndirect(), names);
+    } catch {
+      // Objects that fail to load are skipped.
+    }
+  }
+  return files;
+}
+
+/** The glyphs drawn with any of `names`, or null when none of them draws anything. */
+export function glyphsOf(names: Iterable<string>, used: Map<string, Set<number>>): Set<number> | null {
+  const glyphs = new Set<number>();
+  let seen = false;
+  for (const name of names) {
+    const drawn = used.get(name);
+    if (drawn === undefined) continue;
+    seen = true;
+    for (const glyph of drawn) glyphs.add(glyph);
+  }
+  return seen ? glyphs : null;
+}
+
+/**
+ * Adds the font programs (/FontFile, /FontFile2, /FontFile3) of every font in a resources
+ * dictionary (and its forms) to `files`, and the font objects themselves to `fonts`.
+ */
+function collectFontFiles(
+  resources: mupdf.PDFObject,
+  files: Set<number>,
+  depth: number,
+  fonts: Set<number>,
+): void {
+  if (!resources.isDictionary() || depth > MAX_DEPTH) return;
+  resources.get("Font").forEach((font) => {
+    if (font.isIndirect()) fonts.add(font.asIndirect());
+    for (const descriptor of [font.get("FontDescriptor"), font.get("DescendantFonts", 0, "FontDescriptor")]) {
+      if (!descriptor.isDictionary()) continue;
+      for (const key of FONT_FILE_KEYS) {
+        const file = descriptor.get(key);
+        if (file.isIndirect()) files.add(file.asIndirect());
+      }
+    }
+    // Type 3 glyphs may draw with other fonts.
+    collectFontFiles(font.get("Resources"), files, depth + 1, fonts);
+  });
+  resources.get("XObject").forEach((xobject) => {
+    collectFontFiles(xobject.get("Resources"), files, depth + 1, fonts);
+  });
+}
+
+/**
+ * Glyph numbers drawn per font name by every page (null when the run takes longer than its
+ * budget); the font files of annotation appearances go to `untouchable`, their font objects to
+ * `untouchableFonts`.
+ */
+function runPages(
+  pdf: mupdf.PDFDocument,
+  untouchable: Set<number>,
+  untouchableFonts: Set<number>,
+  used: Map<string, Set<number>>,
+  started: number,
+): Map<string, Set<number>> | null {
+  const record = (text: mupdf.Text) => {
+    text.walk({
+      showGlyph(font, _matrix, glyph) {
+        const name = font.getName();
+        const glyphs = used.get(name) ?? new Set<number>();
+        glyphs.add(glyph);
+        used.set(name, glyphs);
+      },
+    });
+  };
+  const device = new mupdf.Device({
+    fillText: record,
+    strokeText: record,
+    clipText: record,
+    clipStrokeText: record,
+    ignoreText: record,
+  });
+  try {
+    const pages = pdf.countPages();
+    for (let index = 0; index < pages; index++) {
+      if (performance.now() - started > RUN_BUDGET_MS) return null;
+      const page = pdf.loadPage(index);
+      try {
+        page.run(device, mupdf.Matrix.identity);
+      } finally {
+        page.destroy();
+      }
+      const annotations = pdf.findPage(index).get("Annots");
+      if (!annotations.isArray()) continue;
+      for (let i = 0; i < annotations.length; i++) {
+        annotations
+          .get(i)
+          .get("AP")
+          .forEach((appearance) => {
+            const streams = appearance.isStream() ? [appearance] : [];
+            if (!appearance.isStream() && appearance.isDictionary())
+              appearance.forEach((state) => {
+                streams.push(state);
+              });
+            for (const stream of streams)
+              collectFontFiles(stream.get("Resources"), untouchable, 0, untouchableFonts);
+          });
+      }
+    }
+  } finally {
+    device.close();
+    device.destroy();
+  }
+  return used;
+}
