@@ -17,6 +17,11 @@ export const DEFAULT_JOB_MEMORY_MB = 1024;
  * engine answers between pages, in milliseconds, and a long synchronous call still uses CPU.
  */
 export const DEFAULT_WEDGED_MS = 10_000;
+/**
+ * Ready runners run this much lower than the HTTP process (runner.ts `lowerPriority`): answering
+ * health and streaming inputs and results never waits behind a job's engine.
+ */
+export const DEFAULT_RUNNER_NICE = 10;
 /** Waiting jobs by count: a burst of 64 small merges is admitted on any machine. */
 export const DEFAULT_QUEUED_JOBS = 64;
 /** The byte budget of waiting inputs is never below this (one largest job: 100 MB). */
@@ -53,6 +58,7 @@ export function resolveLimits(given: Partial<PoolLimits>): PoolLimits {
     timeoutMs: given.timeoutMs ?? DEFAULT_JOB_TIMEOUT_MS,
     memoryMb,
     wedgedMs: given.wedgedMs ?? DEFAULT_WEDGED_MS,
+    runnerNice: given.runnerNice ?? DEFAULT_RUNNER_NICE,
     ...(given.runnerScript === undefined ? {} : { runnerScript: given.runnerScript }),
   };
 }
