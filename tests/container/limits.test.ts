@@ -84,8 +84,8 @@ function autogroupNice(pid: number): number | undefined {
 }
 
 describe("converter limits", () => {
-  it("runs ready job runners below the HTTP process: their own session, niced (and its group)", async () => {
-    const converter = await converterWith({ concurrency: 2, queueLimit: 1 });
+  it("runs ready job runners below the HTTP process when asked (RUNNER_NICE): own session, niced", async () => {
+    const converter = await converterWith({ concurrency: 2, queueLimit: 1, runnerNice: 10 });
     const pids = converter.runnerPids();
     expect(pids).toHaveLength(2);
     const own = schedulingOf(process.pid);
@@ -99,8 +99,8 @@ describe("converter limits", () => {
     // The service itself keeps its priority, and a niced runner still runs jobs.
     expect(schedulingOf(process.pid).nice).toBe(own.nice);
     await smallJobWorks(converter);
-    // RUNNER_NICE=0 keeps the old arrangement: the runners share the service's session and nice.
-    const flat = await converterWith({ concurrency: 1, queueLimit: 1, runnerNice: 0 });
+    // By default (RUNNER_NICE=0) the runners share the service's session and nice.
+    const flat = await converterWith({ concurrency: 1, queueLimit: 1 });
     for (const pid of flat.runnerPids()) expect(schedulingOf(pid)).toEqual(own);
   });
 
