@@ -50,8 +50,8 @@ export interface JobLimits {
 
 /**
  * Lowers a started runner by `nice` below this process (nice values add up to 19), in a session of
- * its own (it was forked detached). Linux weighs sessions before processes (autogroup: each session's group gets an equal share of the CPU whatever
- * its processes' nice values), so the group's own nice (/proc/<pid>/autogroup) is what yields to
+ * its own (it was forked detached). Linux weighs sessions before processes (autogroup: each
+ * session's group gets an equal share of the CPU whatever its processes' nice values), so the group's own nice (/proc/<pid>/autogroup) is what yields to
  * the rest of the machine: the converter's HTTP process, and locally the Worker's runtime, whose
  * one thread waited for a CPU 8.1 s of 10 s during a burst of 64 merges while both runners used a
  * core each (README "Edge work under load"). The process's own nice covers a kernel without
