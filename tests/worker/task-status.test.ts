@@ -14,6 +14,7 @@ import {
   healthStatus,
   recentHealthStatus,
 } from "../../worker/health-route.ts";
+import { converterHeard } from "../../worker/converter-client.ts";
 import { isTaskId, newTaskId } from "../../worker/task-id.ts";
 import { ApiClient, errorOf, form } from "./api-client.ts";
 import { makePdf } from "./fixtures.ts";
@@ -140,6 +141,24 @@ describe("health", () => {
     const response = await new ApiClient().fetch(HEALTH_PATH);
     expect(response.headers.get("Server-Timing")).toMatch(/^converter;dur=\d+$/);
     await response.arrayBuffer();
+  });
+
+  it("keeps the last good answer while the converter streams jobs, and says down once it is silent", async () => {
+    // The converter's own answer is passed in: a good one, then its health call failing (late).
+    const up = { status: 200 as const, body: { ok: true, converter: { ok: true, running: 2, capacity: 2 } } };
+    const down = { status: 503 as const, body: { ok: false, converter: { ok: false } } };
+    const streaming = { ...env, CONVERTER_URL: `${env.CONVERTER_URL}/streaming` };
+    const silent = { ...env, CONVERTER_URL: `${env.CONVERTER_URL}/silent` };
+    for (const own of [streaming, silent]) {
+      expect((await recentHealthStatus(own, Date.now(), async () => up).answer).status).toBe(200);
+    }
+    // The first converter sent a job's frame just now (converter-client.ts records each one).
+    converterHeard(streaming.CONVERTER_URL);
+    const later = Date.now() + CONVERTER_STATUS_TTL_MS + 1;
+    for (const own of [streaming, silent]) await recentHealthStatus(own, later, async () => down).refresh;
+    const now = Date.now();
+    expect(await recentHealthStatus(streaming, now, async () => down).answer).toEqual(up);
+    expect(await recentHealthStatus(silent, now, async () => down).answer).toEqual(down);
   });
 
   it("answers 503 when the converter is down", async () => {
