@@ -8,13 +8,13 @@ import {
   TASK_ID_PATTERN,
   TOOLS,
 } from "../../contract/index.ts";
+import { converterHeard } from "../../worker/converter-client.ts";
 import {
   CONVERTER_STATUS_MAX_AGE_MS,
   CONVERTER_STATUS_TTL_MS,
   healthStatus,
   recentHealthStatus,
 } from "../../worker/health-route.ts";
-import { converterHeard } from "../../worker/converter-client.ts";
 import { isTaskId, newTaskId } from "../../worker/task-id.ts";
 import { ApiClient, errorOf, form } from "./api-client.ts";
 import { makePdf } from "./fixtures.ts";
