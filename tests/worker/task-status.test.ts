@@ -8,7 +8,7 @@ import {
   TASK_ID_PATTERN,
   TOOLS,
 } from "../../contract/index.ts";
-import { converterHeard } from "../../worker/converter-client.ts";
+import { converterHeard, converterHeardAt, converterKey } from "../../worker/converter-client.ts";
 import {
   CONVERTER_STATUS_MAX_AGE_MS,
   CONVERTER_STATUS_TTL_MS,
@@ -154,6 +154,13 @@ describe("health", () => {
     }
     // The first converter sent a job's frame just now (converter-client.ts records each one).
     converterHeard(streaming.CONVERTER_URL);
+    // A real job records it where health looks: the Durable Object's converter calls and the
+    // health route share the isolate's record.
+    const before = Date.now();
+    const client = new ApiClient();
+    const taskId = await client.start(TOOLS["merge-pdf"].endpoint.path, twoPages());
+    expect((await client.waitForTask("pdf", taskId, 20_000)).at(-1)?.state).toBe("SUCCESS");
+    expect(converterHeardAt(converterKey(env))).toBeGreaterThanOrEqual(before);
     const later = Date.now() + CONVERTER_STATUS_TTL_MS + 1;
     for (const own of [streaming, silent]) await recentHealthStatus(own, later, async () => down).refresh;
     const now = Date.now();
