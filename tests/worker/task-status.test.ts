@@ -166,6 +166,14 @@ describe("health", () => {
     const now = Date.now();
     expect(await recentHealthStatus(streaming, now, async () => down).answer).toEqual(up);
     expect(await recentHealthStatus(silent, now, async () => down).answer).toEqual(down);
+    // Past the age at which a request waits for a refresh: heard from just now, the last good answer
+    // is given at once instead of waiting for a converter call.
+    const heardAt = Date.now() + 1000;
+    converterHeard(streaming.CONVERTER_URL, heardAt);
+    const never = () => new Promise<never>(() => {});
+    const late = recentHealthStatus(streaming, heardAt + CONVERTER_STATUS_MAX_AGE_MS - 500, never);
+    const waited = await Promise.race([late.answer, new Promise((r) => setTimeout(() => r("waited"), 200))]);
+    expect(waited).toEqual(up);
   });
 
   it("answers 503 when the converter is down", async () => {
