@@ -107,11 +107,21 @@ export class NonJsonAnswer extends Error {
   }
 }
 
-/** A request that got no answer (a reset connection…): which request, and the socket's error code. */
+/**
+ * A request that got no answer (a reset connection…): which request, and the socket's error code.
+ * `at` (wall clock) and `afterMs` (since the request was sent) tell a request sent on a connection
+ * the server had just closed (a few ms) from one dropped while waiting (seconds), and group resets
+ * in time (bench:load prints them).
+ */
 export class NoAnswer extends Error {
-  constructor(request: "upload" | "status", error: unknown) {
+  readonly at = new Date().toISOString();
+  readonly afterMs: number;
+  readonly request: string;
+  constructor(request: "upload" | "status", error: unknown, sentAt = performance.now()) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     super(`${request}: ${cause?.code ?? cause?.message ?? String(error)}`.slice(0, 60));
+    this.afterMs = performance.now() - sentAt;
+    this.request = request;
   }
 }
 
@@ -165,7 +175,7 @@ export class BenchClient {
       body: form,
       headers: { Cookie: `${CSRF_COOKIE}=${token}`, [CSRF_HEADER]: token },
     }).catch((error: unknown) => {
-      throw new NoAnswer("upload", error);
+      throw new NoAnswer("upload", error, started);
     });
     const { task_id } = taskStartResponseSchema.parse(await apiJson(response, 202));
     const startMs = performance.now() - started;
@@ -173,9 +183,10 @@ export class BenchClient {
     let since: number | undefined;
     for (;;) {
       const query = since === undefined ? "" : `?since=${since}&wait=${STATUS_MAX_WAIT_SECONDS}`;
+      const sent = performance.now();
       const answer = await fetch(new URL(`${statusPath(type, task_id)}${query}`, this.base)).catch(
         (error: unknown) => {
-          throw new NoAnswer("status", error);
+          throw new NoAnswer("status", error, sent);
         },
       );
       const status = taskStatusSchema.parse(await apiJson(answer, 200));

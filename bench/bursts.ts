@@ -118,6 +118,11 @@ export async function burst(
       return `no answer (${e instanceof NoAnswer ? e.message : String(e).slice(0, 40)})`;
     }),
   ];
+  // When each dropped request failed and how long after it was sent (stderr: for correlating with
+  // the stack's logs).
+  for (const e of errors)
+    if (e instanceof NoAnswer)
+      console.error(`  no answer at ${e.at}: ${e.message} after ${e.afterMs.toFixed(0)} ms`);
   const withoutRetryAfter = errors.filter(
     (e) => e instanceof ErrorAnswer && (e.status >= 500 || e.status === 429) && e.retryAfter === null,
   ).length;

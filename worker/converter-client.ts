@@ -112,6 +112,28 @@ function fixedLength(body: ReadableStream<Uint8Array>, length: number): Readable
 }
 
 /**
+ * When each converter (by address: CONVERTER_URL, or "container") last sent a byte of a job's
+ * answer, as this isolate saw it. A converter busy streaming jobs is up even when its health answer
+ * is late: health uses this (health-route.ts) instead of calling a converter it hears from anyway.
+ */
+const heardAt = new Map<string, number>();
+
+/** The address under which a converter is heard from and its health remembered. */
+export function converterKey(env: Pick<Env, "CONVERTER_URL">): string {
+  return env.CONVERTER_URL || "container";
+}
+
+/** Records that the converter at `key` sent something now (or at `at`). */
+export function converterHeard(key: string, at = Date.now()): void {
+  heardAt.set(key, Math.max(at, heardAt.get(key) ?? 0));
+}
+
+/** When the converter at `key` last sent something to this isolate; undefined if never. */
+export function converterHeardAt(key: string): number | undefined {
+  return heardAt.get(key);
+}
+
+/**
  * Reads the converter's answer frame by frame. A job stream that breaks or ends before its `done`
  * frame is CONVERTER_UNAVAILABLE (transient), never INTERNAL.
  */
@@ -119,6 +141,7 @@ async function readJobStream(
   response: Response,
   handlers: JobHandlers,
   silentMs: number,
+  heard: () => void,
 ): Promise<{ facts: JobFacts }> {
   if (response.body === null || response.headers.get("Content-Type") !== CONVERTER_STREAM_TYPE) {
     throw new Error("The converter answered 200 without a job stream");
@@ -127,6 +150,7 @@ async function readJobStream(
   const frames = new FrameReader(response.body, { idleMs: silentMs });
   try {
     for (let header = await frames.header(); header !== null; header = await frames.header()) {
+      heard();
       const frame = outputFrameSchema.parse(header);
       if (frame.type === "heartbeat") continue;
       if (frame.type === "progress") handlers.onProgress(frame.percent);
@@ -213,11 +237,15 @@ async function withDeadline<T>(
   return limit(ms, work(controller.signal, limit), "answer");
 }
 
-/** The converter protocol over any transport; `secret` goes with every request. */
+/**
+ * The converter protocol over any transport; `secret` goes with every request. `heard` is called
+ * at each frame of a job's answer (createConverterClient records it for health).
+ */
 export function converterClient(
   transport: Transport,
   secret: string,
   deadlines: ConverterDeadlines = CONVERTER_DEADLINES,
+  heard: () => void = () => {},
 ): ConverterClient {
   const auth = { [CONVERTER_SECRET_HEADER]: secret };
   return {
@@ -235,7 +263,8 @@ export function converterClient(
         });
         const uploadMs = Math.ceil((length / UPLOAD_BYTES_PER_S) * 1000);
         const response = await limit(deadlines.silentMs + uploadMs, sent, "start its answer");
-        return readJobStream(response, handlers, deadlines.silentMs);
+        heard();
+        return readJobStream(response, handlers, deadlines.silentMs, heard);
       });
     },
 
@@ -275,9 +304,23 @@ export function createConverterClient(
 ): ConverterClient {
   const url = env.CONVERTER_URL;
   const secret = env.CONVERTER_SECRET ?? "";
-  if (url) return converterClient((path, init) => fetch(new URL(path, url), init), secret);
-  return converterClient(async (path, init) => {
-    const container = await getRandom(env.CONVERTER, CONVERTER_INSTANCES);
-    return container.fetch(new Request(new URL(path, CONTAINER_ORIGIN), init));
-  }, secret);
+  const key = converterKey(env);
+  const heard = () => converterHeard(key);
+  if (url) {
+    return converterClient(
+      (path, init) => fetch(new URL(path, url), init),
+      secret,
+      CONVERTER_DEADLINES,
+      heard,
+    );
+  }
+  return converterClient(
+    async (path, init) => {
+      const container = await getRandom(env.CONVERTER, CONVERTER_INSTANCES);
+      return container.fetch(new Request(new URL(path, CONTAINER_ORIGIN), init));
+    },
+    secret,
+    CONVERTER_DEADLINES,
+    heard,
+  );
 }

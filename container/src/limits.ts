@@ -17,6 +17,16 @@ export const DEFAULT_JOB_MEMORY_MB = 1024;
  * engine answers between pages, in milliseconds, and a long synchronous call still uses CPU.
  */
 export const DEFAULT_WEDGED_MS = 10_000;
+/**
+ * How much lower than the HTTP process ready runners run (runner.ts `lowerPriority`); 0 by default.
+ * Measured on the shared 2 cores (bench:load round 1 at load 14–20, nice 0 → 10): health during
+ * the merge bursts improved (503s 6 → 0 and 6 → 4 per burst, the 3.4 MB burst's p50 747 → 16 ms),
+ * but other users' processes then took the CPU from the runners: a PNG → JPG job took 5–14 s
+ * instead of 1–2.5 s, the edge burst (whose overflow the converter runs) fell from 1.1 to 0.2
+ * jobs/s and some of its jobs passed the Worker's 180 s deadline. On a machine of its own (the
+ * Container) it would only order the converter's own processes: RUNNER_NICE turns it on.
+ */
+export const DEFAULT_RUNNER_NICE = 0;
 /** Waiting jobs by count: a burst of 64 small merges is admitted on any machine. */
 export const DEFAULT_QUEUED_JOBS = 64;
 /** The byte budget of waiting inputs is never below this (one largest job: 100 MB). */
@@ -53,6 +63,7 @@ export function resolveLimits(given: Partial<PoolLimits>): PoolLimits {
     timeoutMs: given.timeoutMs ?? DEFAULT_JOB_TIMEOUT_MS,
     memoryMb,
     wedgedMs: given.wedgedMs ?? DEFAULT_WEDGED_MS,
+    runnerNice: given.runnerNice ?? DEFAULT_RUNNER_NICE,
     ...(given.runnerScript === undefined ? {} : { runnerScript: given.runnerScript }),
   };
 }

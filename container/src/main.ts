@@ -12,6 +12,8 @@
  *   page (OCR) gets more for a job of more pages, scaled with JOB_TIMEOUT_MS (contract/job-time.ts).
  * - RUNNER_WEDGED_MS (10000): a runner silent (no ping answered) and idle (no CPU) this long
  *   during a job is killed and replaced, and the job fails with JOB_INTERRUPTED.
+ * - RUNNER_NICE (0): how much lower than the HTTP process a ready job runner runs (its session's
+ *   and its own nice value, 0–19; 0: the same priority).
  * On SIGINT/SIGTERM it stops accepting connections, lets admitted jobs finish and their responses
  * be written (up to the job time limit), then stops its runners and exits.
  */
@@ -47,6 +49,7 @@ const converter = await startConverter({
   timeoutMs,
   memoryMb: integerSetting("JOB_MEMORY_MB", 64),
   wedgedMs: integerSetting("RUNNER_WEDGED_MS", 100),
+  runnerNice: integerSetting("RUNNER_NICE", 0),
   log,
   logJobs: true,
 });

@@ -15,6 +15,7 @@
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
+import { getPriority, setPriority } from "node:os";
 import { declarationOf, type ErrorBody, jobTimeLimitMs } from "../../contract/index.ts";
 import type { RunnerMessage, RunnerRequest, RunnerTask, TaskResult } from "./job-protocol.ts";
 
@@ -40,6 +41,37 @@ export interface JobLimits {
   readonly wedgedMs: number;
   /** The runner's entry module (job-runner.ts; a test wraps it to make a job trap). */
   readonly runnerScript?: URL;
+  /**
+   * How much lower than the converter's HTTP process a ready runner runs (a nice value, 0–19; 0:
+   * the same). See `lowerPriority`.
+   */
+  readonly runnerNice?: number;
+}
+
+/**
+ * Lowers a started runner by `nice` below this process (nice values add up to 19), in a session of
+ * its own (it was forked detached). Linux weighs sessions before processes (autogroup: each
+ * session's group gets an equal share of the CPU whatever its processes' nice values), so the group's own nice (/proc/<pid>/autogroup) is what yields to
+ * the rest of the machine: the converter's HTTP process, and locally the Worker's runtime, whose
+ * one thread waited for a CPU 8.1 s of 10 s during a burst of 64 merges while both runners used a
+ * core each (README "Edge work under load"). The process's own nice covers a kernel without
+ * autogroup and the programs the runner starts (qpdf, Tesseract), which inherit it. Done once the
+ * runner is ready: it loads its engines at the normal priority (a converter niced as a whole took
+ * 50 s to start on the loaded machine). Best effort: either step may be refused or missing.
+ */
+function lowerPriority(pid: number, nice: number): void {
+  const lower = (current: number) => String(Math.min(19, current + nice));
+  try {
+    const own = Number(/nice (-?\d+)/.exec(readFileSync("/proc/self/autogroup", "utf8"))?.[1] ?? 0);
+    writeFileSync(`/proc/${pid}/autogroup`, lower(own));
+  } catch {
+    // no autogroup (kernel without it, or /proc read-only in a container)
+  }
+  try {
+    setPriority(pid, Number(lower(getPriority())));
+  } catch {
+    // not permitted
+  }
 }
 
 /** Receives the engine's progress, 0–100, each time its integer value changes. */
@@ -76,6 +108,9 @@ export class Runner {
       execArgv: [`--max-old-space-size=${limits.memoryMb}`, "--disable-warning=ExperimentalWarning"],
       serialization: "advanced",
       stdio: ["ignore", "ignore", "pipe", "ipc"],
+      // Its own session (and process group), so its scheduling group's priority is its own. It
+      // still ends with the converter: job-runner.ts exits when the IPC channel closes.
+      detached: (limits.runnerNice ?? 0) > 0,
     });
     this.#child.stderr?.setEncoding("utf8");
     this.#child.stderr?.on("data", (text: string) => {
@@ -90,6 +125,8 @@ export class Runner {
       const onMessage = (message: RunnerMessage) => {
         if (message.type !== "ready") return;
         cleanup();
+        const nice = limits.runnerNice ?? 0;
+        if (nice > 0 && this.#child.pid !== undefined) lowerPriority(this.#child.pid, nice);
         resolve();
       };
       const onExit = () => {

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { request } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { type RunningConverter, startConverter } from "../../container/src/server.ts";
@@ -66,7 +67,43 @@ async function eventually(check: () => Promise<boolean>, timeoutMs = 10_000): Pr
   }
 }
 
+/** A process's session id and nice value (/proc/<pid>/stat fields 6 and 19). */
+function schedulingOf(pid: number): { session: number; nice: number } {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return { session: Number(fields[3]), nice: Number(fields[16]) };
+}
+
+/** The nice value of a process's scheduling group (/proc/<pid>/autogroup: "/autogroup-N nice K"). */
+function autogroupNice(pid: number): number | undefined {
+  try {
+    return Number(/nice (-?\d+)/.exec(readFileSync(`/proc/${pid}/autogroup`, "utf8"))?.[1]);
+  } catch {
+    return undefined;
+  }
+}
+
 describe("converter limits", () => {
+  it("runs ready job runners below the HTTP process when asked (RUNNER_NICE): own session, niced", async () => {
+    const converter = await converterWith({ concurrency: 2, queueLimit: 1, runnerNice: 10 });
+    const pids = converter.runnerPids();
+    expect(pids).toHaveLength(2);
+    const own = schedulingOf(process.pid);
+    for (const pid of pids) {
+      const runner = schedulingOf(pid);
+      expect(runner.session).toBe(pid);
+      expect(runner.nice).toBe(Math.min(19, own.nice + 10));
+      const group = autogroupNice(process.pid);
+      if (group !== undefined) expect(autogroupNice(pid)).toBe(Math.min(19, group + 10));
+    }
+    // The service itself keeps its priority, and a niced runner still runs jobs.
+    expect(schedulingOf(process.pid).nice).toBe(own.nice);
+    await smallJobWorks(converter);
+    // By default (RUNNER_NICE=0) the runners share the service's session and nice.
+    const flat = await converterWith({ concurrency: 1, queueLimit: 1 });
+    for (const pid of flat.runnerPids()) expect(schedulingOf(pid)).toEqual(own);
+  });
+
   it("answers 503 CONVERTER_BUSY when running and queued jobs fill the pool", async () => {
     const converter = await converterWith({ concurrency: 1, queueLimit: 1 });
     const uploads = await Promise.all([stalledUpload(converter.url), stalledUpload(converter.url)]);

@@ -8,6 +8,7 @@ import {
   TASK_ID_PATTERN,
   TOOLS,
 } from "../../contract/index.ts";
+import { converterHeard, converterHeardAt, converterKey } from "../../worker/converter-client.ts";
 import {
   CONVERTER_STATUS_MAX_AGE_MS,
   CONVERTER_STATUS_TTL_MS,
@@ -140,6 +141,39 @@ describe("health", () => {
     const response = await new ApiClient().fetch(HEALTH_PATH);
     expect(response.headers.get("Server-Timing")).toMatch(/^converter;dur=\d+$/);
     await response.arrayBuffer();
+  });
+
+  it("keeps the last good answer while the converter streams jobs, and says down once it is silent", async () => {
+    // The converter's own answer is passed in: a good one, then its health call failing (late).
+    const up = { status: 200 as const, body: { ok: true, converter: { ok: true, running: 2, capacity: 2 } } };
+    const down = { status: 503 as const, body: { ok: false, converter: { ok: false } } };
+    const streaming = { ...env, CONVERTER_URL: `${env.CONVERTER_URL}/streaming` };
+    const silent = { ...env, CONVERTER_URL: `${env.CONVERTER_URL}/silent` };
+    for (const own of [streaming, silent]) {
+      expect((await recentHealthStatus(own, Date.now(), async () => up).answer).status).toBe(200);
+    }
+    // The first converter sent a job's frame just now (converter-client.ts records each one).
+    converterHeard(streaming.CONVERTER_URL);
+    // A real job records it where health looks: the Durable Object's converter calls and the
+    // health route share the isolate's record.
+    const before = Date.now();
+    const client = new ApiClient();
+    const taskId = await client.start(TOOLS["merge-pdf"].endpoint.path, twoPages());
+    expect((await client.waitForTask("pdf", taskId, 20_000)).at(-1)?.state).toBe("SUCCESS");
+    expect(converterHeardAt(converterKey(env))).toBeGreaterThanOrEqual(before);
+    const later = Date.now() + CONVERTER_STATUS_TTL_MS + 1;
+    for (const own of [streaming, silent]) await recentHealthStatus(own, later, async () => down).refresh;
+    const now = Date.now();
+    expect(await recentHealthStatus(streaming, now, async () => down).answer).toEqual(up);
+    expect(await recentHealthStatus(silent, now, async () => down).answer).toEqual(down);
+    // Past the age at which a request waits for a refresh: heard from just now, the last good answer
+    // is given at once instead of waiting for a converter call.
+    const heardAt = Date.now() + 1000;
+    converterHeard(streaming.CONVERTER_URL, heardAt);
+    const never = () => new Promise<never>(() => {});
+    const late = recentHealthStatus(streaming, heardAt + CONVERTER_STATUS_MAX_AGE_MS - 500, never);
+    const waited = await Promise.race([late.answer, new Promise((r) => setTimeout(() => r("waited"), 200))]);
+    expect(waited).toEqual(up);
   });
 
   it("answers 503 when the converter is down", async () => {

@@ -12,7 +12,7 @@ import {
   receiveUpload,
   type UploadPlan,
 } from "../../worker/upload.ts";
-import { R2_PART_BYTES } from "../../worker/uploads/r2-sink.ts";
+import { PartBuffer, R2_PART_BYTES } from "../../worker/uploads/r2-sink.ts";
 import { makePdf } from "./fixtures.ts";
 
 const MB = 1024 * 1024;
@@ -145,6 +145,41 @@ describe("streaming into the sink", () => {
     for (let i = pdfHead.length; i < size; i++) if (bytes[i] !== patternByte(i)) mismatches++;
     expect(mismatches).toBe(0);
     expect(object?.customMetadata?.kind).toBe("pdf");
+  });
+
+  it("buffers a part in memory that grows with the file: a small file never costs a whole part", async () => {
+    /** `size` pattern bytes in chunks of `chunk` bytes, as a request body arrives. */
+    async function* chunks(size: number, chunk: number) {
+      for (let at = 0; at < size; at += chunk) {
+        yield Uint8Array.from({ length: Math.min(chunk, size - at) }, (_, i) => patternByte(at + i));
+      }
+    }
+    const small = new PartBuffer(chunks(3000, 1000));
+    expect(Array.from((await small.next()) ?? [])).toEqual(
+      Array.from({ length: 3000 }, (_, i) => patternByte(i)),
+    );
+    expect(await small.next()).toBeNull();
+    expect(small.capacity).toBeLessThanOrEqual(64 * 1024);
+    // 3.4 MB (the load benchmark's upload): under one part, and so is its buffer.
+    const mediumSize = Math.round(3.4 * MB);
+    const medium = new PartBuffer(chunks(mediumSize, 65536));
+    expect((await medium.next())?.length).toBe(mediumSize);
+    expect(medium.capacity).toBeLessThan(R2_PART_BYTES);
+    expect(medium.capacity).toBeLessThanOrEqual(2 * mediumSize);
+    // Parts stay exactly R2_PART_BYTES, in order, whatever the chunks.
+    const size = 2 * R2_PART_BYTES + 777;
+    const large = new PartBuffer(chunks(size, 100_003));
+    let offset = 0;
+    for (let part = await large.next(); part !== null; part = await large.next()) {
+      expect(part.length).toBe(Math.min(R2_PART_BYTES, size - offset));
+      expect([part[0], part[part.length - 1]]).toEqual([
+        patternByte(offset),
+        patternByte(offset + part.length - 1),
+      ]);
+      offset += part.length;
+    }
+    expect(offset).toBe(size);
+    expect(large.capacity).toBe(R2_PART_BYTES);
   });
 
   it("refuses a file over its limit after the first R2 parts and leaves no object behind", async () => {

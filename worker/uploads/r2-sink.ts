@@ -8,9 +8,17 @@ import type { FileSink, ReceivedFile, StoredInput } from "./types.ts";
  */
 export const R2_PART_BYTES = 5 * 1024 * 1024;
 
-/** Cuts a stream of chunks of any size into parts of exactly R2_PART_BYTES (the last one shorter). */
-class PartBuffer {
-  readonly #part = new Uint8Array(R2_PART_BYTES);
+/** The part buffer's first size: a small file never costs a whole part. */
+const FIRST_BUFFER_BYTES = 64 * 1024;
+
+/**
+ * Cuts a stream of chunks of any size into parts of exactly R2_PART_BYTES (the last one shorter).
+ * Its buffer starts at FIRST_BUFFER_BYTES and doubles as the bytes arrive, up to one part: a file
+ * costs about its own size (at most twice), not R2_PART_BYTES. Each upload used to take a 5 MiB
+ * buffer before its first byte, which workerd's allocator kept after the burst (README "Idle memory").
+ */
+export class PartBuffer {
+  #part = new Uint8Array(FIRST_BUFFER_BYTES);
   #filled = 0;
   #carry: Uint8Array | null = null;
   readonly #chunks: AsyncIterator<Uint8Array>;
@@ -18,6 +26,22 @@ class PartBuffer {
 
   constructor(chunks: AsyncIterable<Uint8Array>) {
     this.#chunks = chunks[Symbol.asyncIterator]();
+  }
+
+  /** Bytes the buffer holds now (for tests: it grows with the file, up to one part). */
+  get capacity(): number {
+    return this.#part.length;
+  }
+
+  /** Room for `more` bytes after the filled ones (never beyond one part), keeping what is there. */
+  #reserve(more: number): void {
+    const needed = this.#filled + more;
+    if (needed <= this.#part.length) return;
+    let size = this.#part.length;
+    while (size < needed) size *= 2;
+    const grown = new Uint8Array(Math.min(size, R2_PART_BYTES));
+    grown.set(this.#part.subarray(0, this.#filled));
+    this.#part = grown;
   }
 
   /** The next full part, or a shorter last one; null when nothing is left. */
@@ -40,6 +64,7 @@ class PartBuffer {
         this.#carry = chunk.subarray(room);
         chunk = chunk.subarray(0, room);
       }
+      this.#reserve(chunk.length);
       this.#part.set(chunk, this.#filled);
       this.#filled += chunk.length;
     }
