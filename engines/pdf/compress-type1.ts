@@ -165,6 +165,29 @@ interface Entry {
 }
 
 /**
+ * The decrypted private part of a binary (PFB-style) Type 1 program, and how to decrypt one of its
+ * charstrings or subroutines; null when the lengths do not fit or the part is hex (PFA: not handled).
+ */
+function decryptPrivatePart(
+  font: Uint8Array,
+  clearLength: number,
+  privateLength: number,
+): { text: string; lenIV: number; decode: (entry: Entry) => Uint8Array } | null {
+  if (!(clearLength > 0 && privateLength > 4 && clearLength + privateLength <= font.length)) return null;
+  const binary = font.subarray(clearLength, clearLength + privateLength);
+  // A hex (PFA) private part starts with four hex digits.
+  if (/^[0-9A-Fa-f]{4}$/.test(latin1.decode(binary.subarray(0, 4)))) return null;
+  const text = latin1.decode(decrypt(binary, EEXEC_KEY));
+  const lenIVMatch = /\/lenIV\s+(-?\d+)/.exec(text);
+  const lenIV = lenIVMatch ? Number(lenIVMatch[1]) : 4;
+  const decode = (entry: Entry) => {
+    const data = fromLatin1(text.slice(entry.dataStart, entry.dataEnd));
+    return lenIV < 0 ? data : decrypt(data, CHARSTRING_KEY).subarray(lenIV);
+  };
+  return { text, lenIV, decode };
+}
+
+/**
  * Reads the entries of the private dictionary from `from`: charstrings (`/name len RD <data> ND`)
  * or subroutines (`dup index len RD <data> NP`), until the first text that is neither.
  */
@@ -309,17 +332,9 @@ function subsetProgram(
 ): { bytes: Uint8Array; lengths: [number, number, number] } | null {
   const clearLength = stream.get("Length1").asNumber();
   const privateLength = stream.get("Length2").asNumber();
-  if (!(clearLength > 0 && privateLength > 4 && clearLength + privateLength <= font.length)) return null;
-  const binary = font.subarray(clearLength, clearLength + privateLength);
-  // A hex (PFA) private part starts with four hex digits: not handled.
-  if (/^[0-9A-Fa-f]{4}$/.test(latin1.decode(binary.subarray(0, 4)))) return null;
-  const text = latin1.decode(decrypt(binary, EEXEC_KEY));
-  const lenIVMatch = /\/lenIV\s+(-?\d+)/.exec(text);
-  const lenIV = lenIVMatch ? Number(lenIVMatch[1]) : 4;
-  const decode = (entry: Entry) => {
-    const data = fromLatin1(text.slice(entry.dataStart, entry.dataEnd));
-    return lenIV < 0 ? data : decrypt(data, CHARSTRING_KEY).subarray(lenIV);
-  };
+  const decrypted = decryptPrivatePart(font, clearLength, privateLength);
+  if (decrypted === null) return null;
+  const { text, lenIV, decode } = decrypted;
 
   const charStringsAt = /\/CharStrings\s+(\d+)\s+dict\s+dup\s+begin/.exec(text);
   if (charStringsAt === null) return null;
@@ -445,16 +460,9 @@ export function readType1Program(
   clearLength: number,
   privateLength: number,
 ): Type1Program | null {
-  if (!(clearLength > 0 && privateLength > 4 && clearLength + privateLength <= font.length)) return null;
-  const binary = font.subarray(clearLength, clearLength + privateLength);
-  if (/^[0-9A-Fa-f]{4}$/.test(latin1.decode(binary.subarray(0, 4)))) return null;
-  const text = latin1.decode(decrypt(binary, EEXEC_KEY));
-  const lenIVMatch = /\/lenIV\s+(-?\d+)/.exec(text);
-  const lenIV = lenIVMatch ? Number(lenIVMatch[1]) : 4;
-  const decode = (entry: Entry) => {
-    const data = fromLatin1(text.slice(entry.dataStart, entry.dataEnd));
-    return lenIV < 0 ? data : decrypt(data, CHARSTRING_KEY).subarray(lenIV);
-  };
+  const decrypted = decryptPrivatePart(font, clearLength, privateLength);
+  if (decrypted === null) return null;
+  const { text, decode } = decrypted;
   const charStringsAt = /\/CharStrings\s+(\d+)\s+dict\s+dup\s+begin/.exec(text);
   if (charStringsAt === null) return null;
   const entries = readEntries(text, charStringsAt.index + charStringsAt[0].length, false).entries;
