@@ -32,6 +32,12 @@ interface VitestReport {
   numPassedTests: number;
   numFailedTests: number;
   numPendingTests: number;
+  testResults: {
+    name: string;
+    status: string;
+    message?: string;
+    assertionResults: { fullName: string; status: string; failureMessages: string[] }[];
+  }[];
 }
 
 async function step(name: string, action: () => Promise<void>): Promise<boolean> {
@@ -85,14 +91,25 @@ results.push(await step("browser tests (Chromium)", () => vitest("e2e.json", ["e
 let passed = 0;
 let failed = 0;
 let skipped = 0;
-for (const file of ["core.json", "e2e.json"]) {
-  const path = join(reports, file);
+const failures: string[] = [];
+for (const name of ["core.json", "e2e.json"]) {
+  const path = join(reports, name);
   if (!existsSync(path)) continue;
   const report = JSON.parse(readFileSync(path, "utf8")) as VitestReport;
   passed += report.numPassedTests;
   failed += report.numFailedTests;
   skipped += report.numPendingTests;
+  for (const file of report.testResults) {
+    if (file.status === "failed" && file.message)
+      failures.push(`✘ ${file.name.replace(`${ROOT}/`, "")}: ${file.message}`);
+    for (const test of file.assertionResults.filter((t) => t.status === "failed")) {
+      const message = test.failureMessages.join("\n").split("\n").slice(0, 6).join("\n    ");
+      failures.push(`✘ ${file.name.replace(`${ROOT}/`, "")} > ${test.fullName}\n    ${message}`);
+    }
+  }
 }
+// Repeated at the very end, where a CI log's tail shows them.
+if (failures.length > 0) console.log(`\nFailed tests:\n${failures.join("\n")}`);
 const failedSteps = results.filter((ok) => !ok).length;
 console.log(`\nTotal ${((performance.now() - started) / 1000).toFixed(1)} s; ${failedSteps} failed step(s).`);
 console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
