@@ -8,7 +8,7 @@
  * by then.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, statfsSync, writeFileSync } from "node:fs";
 import type { Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -413,12 +413,23 @@ async function runTesseract(page: PageImage, args: readonly string[]): Promise<R
 }
 
 /**
- * Where page images wait for a reader: memory (tmpfs) where the system has it, in a folder only
- * this user can enter, named by the runner's process id; each image is deleted as soon as it is
- * read, the folder when its reader ends, and a folder whose runner is gone (killed over a job's
- * limit) by the next runner that reads a page.
+ * Where page images wait for a reader: memory (tmpfs) where the system has it with room to spare,
+ * else the temporary folder (a container's /dev/shm is often 64 MB, a few pages at 300 dpi); in a
+ * folder only this user can enter, named by the runner's process id; each image is deleted as soon
+ * as it is read, the folder when its reader ends, and a folder whose runner is gone (killed over a
+ * job's limit) by the next runner that reads a page.
  */
-const PAGE_FOLDER_BASE = existsSync("/dev/shm") ? "/dev/shm" : tmpdir();
+export const PAGE_FOLDER_BASE = memoryFolder("/dev/shm", 512 * 1024 * 1024) ?? tmpdir();
+
+/** `path` when it is there with at least `minFree` bytes available. */
+export function memoryFolder(path: string, minFree: number): string | undefined {
+  try {
+    const stats = statfsSync(path);
+    return stats.bavail * stats.bsize >= minFree ? path : undefined;
+  } catch {
+    return undefined;
+  }
+}
 const PAGE_FOLDER_PREFIX = "ocr-pages-";
 let staleFoldersRemoved = false;
 

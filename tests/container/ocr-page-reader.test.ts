@@ -6,10 +6,11 @@
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
-import { recognise } from "../../engines/ocr/tesseract.ts";
+import { memoryFolder, PAGE_FOLDER_BASE, recognise } from "../../engines/ocr/tesseract.ts";
 import { scanImage } from "../support/scan-pages.ts";
 
 /** This process's `tesseract` children: pid and arguments. */
@@ -28,7 +29,7 @@ function tesseractChildren(): { pid: number; args: string }[] {
   });
 }
 
-const BASE = existsSync("/dev/shm") ? "/dev/shm" : "/tmp";
+const BASE = PAGE_FOLDER_BASE;
 /** The page folders of this process's readers, and what each holds. */
 const ownFolders = () =>
   readdirSync(BASE)
@@ -93,5 +94,13 @@ describe("Tesseract reading page after page", () => {
     const now = tesseractChildren().filter((child) => child.args.includes("--dpi 150 -l eng"));
     expect(now).toHaveLength(1);
     expect(now[0]?.pid).not.toBe(reader?.pid);
+  });
+});
+
+describe("where page images wait", () => {
+  it("is a memory folder only with room to spare (a container's /dev/shm is often 64 MB)", () => {
+    expect(memoryFolder(tmpdir(), 1)).toBe(tmpdir());
+    expect(memoryFolder(tmpdir(), Number.MAX_SAFE_INTEGER)).toBeUndefined();
+    expect(memoryFolder("/no/such/folder", 1)).toBeUndefined();
   });
 });
