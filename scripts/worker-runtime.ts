@@ -5,7 +5,8 @@
  * --dry-run`), the bindings are read from the same wrangler config by wrangler's own
  * `unstable_getMiniflareWorkerOptions` (R2, Durable Objects, rate limits, assets, vars and the
  * secrets of `.dev.vars`), and local R2 and Durable Object state persist where `wrangler dev
- * --persist-to` keeps them (`<persist-to>/v3`). workerd itself listens on the public port.
+ * --persist-to` keeps them (`<persist-to>/v3`), the rate limiters' counters in memory
+ * (scripts/rate-limit-counters.ts). workerd itself listens on the public port.
  *
  * Why not `wrangler dev`: it runs a second workerd (its ProxyWorker) on the public port that
  * forwards every request over a local connection to the Worker's runtime. Under 64 concurrent
@@ -23,6 +24,7 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { convertV4MiniflareOptions, type Json, Log, LogLevel, Miniflare } from "miniflare";
 import { unstable_getMiniflareWorkerOptions, unstable_readConfig } from "wrangler";
+import { rateLimitCountersInMemory } from "./rate-limit-counters.ts";
 import { offlineWranglerEnv, ROOT, stopOnSignal } from "./stack.ts";
 
 const { values } = parseArgs({
@@ -73,6 +75,8 @@ const modules = [
     .filter((name) => name.endsWith(".wasm"))
     .map((name) => ({ type: "CompiledWasm" as const, path: join(outdir, name) })),
 ];
+const persistTo = join(resolve(values["persist-to"]), "v3");
+const forgetCounters = rateLimitCountersInMemory(persistTo);
 const runtime = new Miniflare(
   convertV4MiniflareOptions({
     host: "127.0.0.1",
@@ -82,7 +86,7 @@ const runtime = new Miniflare(
     ...(values["inspector-port"] === undefined
       ? {}
       : { inspectorHost: "127.0.0.1", inspectorPort: Number(values["inspector-port"]) }),
-    resourcePersistencePath: join(resolve(values["persist-to"]), "v3"),
+    resourcePersistencePath: persistTo,
     log: new Log(LogLevel.INFO),
     workers: [
       {
@@ -99,5 +103,8 @@ const url = await runtime.ready;
 console.log(`[worker] ready on ${url.href}`);
 
 // The bundle is rebuilt at every start: its folder goes with the process, however it exits.
-process.on("exit", () => rmSync(outdir, { recursive: true, force: true }));
+process.on("exit", () => {
+  rmSync(outdir, { recursive: true, force: true });
+  forgetCounters?.();
+});
 stopOnSignal(() => runtime.dispose());

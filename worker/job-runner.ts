@@ -54,15 +54,23 @@ async function loadExtras(files: R2Bucket, extras: readonly StoredInput[]): Prom
   return Object.fromEntries(extras.map((input, index) => [input.field ?? "", loaded[index] as EngineInput]));
 }
 
-/** A stored input as the converter's job stream sends it, opened only when the stream reaches it. */
-function converterInput(files: R2Bucket, input: StoredInput): ConverterInput {
+/**
+ * A stored input as the converter's job stream sends it, opened only when the stream reaches it;
+ * `opened.object`, the input opened already, is handed over instead (once) and cleared.
+ */
+function converterInput(
+  files: R2Bucket,
+  input: StoredInput,
+  opened: { object?: R2ObjectBody | undefined } = {},
+): ConverterInput {
   return {
     name: input.name,
     kind: input.kind,
     size: input.size,
     field: input.field,
     open: async () => {
-      const object = await openInput(files, input);
+      const object = opened.object ?? (await openInput(files, input));
+      opened.object = undefined;
       return { body: object.body, size: object.size };
     },
   };
@@ -157,24 +165,37 @@ export async function runJob(task: TaskRecord, deps: JobDeps, progress: Progress
   }
 
   const stored = [...task.inputs, ...(task.extras ?? [])];
-  const present = await Promise.all(stored.map((input) => deps.files.head(input.key)));
-  if (present.some((object) => object === null))
+  // The job stream sends the first input first: it is opened now, instead of a `head` to check it is
+  // there and a `get` when the stream reaches it (one R2 round trip less on the job's start). The
+  // others, which the stream reaches later, are only checked now.
+  const [first, ...rest] = stored;
+  const [opened, ...present] = await Promise.all([
+    first === undefined ? null : deps.files.get(first.key),
+    ...rest.map((input) => deps.files.head(input.key)),
+  ]);
+  const held = { object: opened ?? undefined };
+  if ((first !== undefined && opened === null) || present.some((object) => object === null)) {
+    await held.object?.body.cancel();
     throw new AppError("TASK_NOT_FOUND", "The task's files are gone");
+  }
   progress(JOB_PROGRESS.inputsReady);
   progress(JOB_PROGRESS.converting);
   const span = JOB_PROGRESS.converted - JOB_PROGRESS.converting;
   const outputs: TaskOutput[] = [];
-  const { facts } = await deps.converter.runJob(
-    tool,
-    task.options,
-    stored.map((input) => converterInput(deps.files, input)),
-    {
-      onProgress: (percent) => progress(JOB_PROGRESS.converting + Math.round((percent * span) / 100)),
-      onFile: async (meta, body) => {
-        outputs.push(await storeOutput(deps.files, task, meta, ofLength(body, meta.size)));
+  const { facts } = await deps.converter
+    .runJob(
+      tool,
+      task.options,
+      stored.map((input, index) => converterInput(deps.files, input, index === 0 ? held : {})),
+      {
+        onProgress: (percent) => progress(JOB_PROGRESS.converting + Math.round((percent * span) / 100)),
+        onFile: async (meta, body) => {
+          outputs.push(await storeOutput(deps.files, task, meta, ofLength(body, meta.size)));
+        },
       },
-    },
-  );
+    )
+    // A call that ended before its stream took the first input (a busy converter) leaves it unread.
+    .finally(() => held.object?.body.cancel().catch(() => undefined));
   if (outputs.length === 0) throw new AppError("INTERNAL", "The converter returned no file");
   progress(JOB_PROGRESS.converted);
   return { outputs, facts };

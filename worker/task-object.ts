@@ -50,6 +50,16 @@ const WATCHDOG_MS = 30_000;
  */
 export const PROGRESS_INTERVAL_MS = 250;
 
+/**
+ * A progress value is stored only once it has waited this long with the job still running: a
+ * report that the job's end follows at once (the Worker's own steps at its start, an engine's last
+ * page just before its output) is never stored. Each stored value wakes the waiting status
+ * requests, and each of them is answered and asked again (a request, its rate-limit count, a call
+ * to this object); measured on one OCR page, those round trips fell at the job's start and end,
+ * on the Worker's one thread, in the path of the upload and of the result (bench:ocr --trace).
+ */
+export const PROGRESS_SETTLE_MS = 100;
+
 function retentionMs(env: Env): number {
   const minutes = Number(env.RETENTION_MINUTES);
   return (Number.isFinite(minutes) && minutes > 0 ? minutes : DEFAULT_RETENTION_MINUTES) * 60_000;
@@ -217,7 +227,7 @@ export class TaskObject extends DurableObject<Env> {
           secrets === undefined ? started : { ...started, options: withSecrets(started.options, secrets) },
           { files: this.env.FILES, converter: this.converter },
           (percent) => this.#progress(percent),
-        );
+        ).finally(() => this.#dropWaitingProgress());
         const current = this.#load();
         // Deleted while running: drop what the job just stored.
         if (current === undefined) await deleteTaskFiles(this.env.FILES, record.id);
@@ -241,15 +251,11 @@ export class TaskObject extends DurableObject<Env> {
   }
 
   #progress(percent: number): void {
-    const wait = this.#progressStoredAt + PROGRESS_INTERVAL_MS - Date.now();
-    if (wait <= 0) {
-      this.#storeProgress(percent);
-      return;
-    }
     if (this.#progressWaiting !== undefined) {
       this.#progressWaiting.percent = Math.max(this.#progressWaiting.percent, percent);
       return;
     }
+    const wait = Math.max(PROGRESS_SETTLE_MS, this.#progressStoredAt + PROGRESS_INTERVAL_MS - Date.now());
     const waiting = {
       percent,
       timer: setTimeout(() => {
@@ -258,6 +264,12 @@ export class TaskObject extends DurableObject<Env> {
       }, wait),
     };
     this.#progressWaiting = waiting;
+  }
+
+  /** The job has ended: a value still waiting is never stored. */
+  #dropWaitingProgress(): void {
+    clearTimeout(this.#progressWaiting?.timer);
+    this.#progressWaiting = undefined;
   }
 
   #storeProgress(percent: number): void {

@@ -11,6 +11,7 @@ import { newTaskId } from "../../worker/task-id.ts";
 import {
   MAX_INTERRUPTED_RETRIES,
   PROGRESS_INTERVAL_MS,
+  PROGRESS_SETTLE_MS,
   type TaskObject,
   taskStub,
 } from "../../worker/task-object.ts";
@@ -309,6 +310,59 @@ describe("task object", () => {
     // Every report stored would be over a hundred revisions.
     expect(record.revision).toBeLessThan(20);
     expect(record.facts.pages).toBe(3);
+  });
+
+  it("never stores progress that the job's end follows within the settle time", async () => {
+    const task = await mergeTask();
+    const output = makePdf(1);
+    const real = createConverterClient(env);
+    // The engine reports twice and its output follows at once (an OCR page's last report, then the PDF).
+    const converter: ConverterClient = {
+      runJob: async (_tool, _options, _inputs, handlers) => {
+        handlers.onProgress(40);
+        handlers.onProgress(97);
+        const body = new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(output);
+            controller.close();
+          },
+        });
+        await handlers.onFile({ index: 0, kind: "pdf", size: output.byteLength }, body);
+        return { facts: { pages: 1 } };
+      },
+      inspectPdf: (pdf) => real.inspectPdf(pdf),
+      health: (timeoutMs) => real.health(timeoutMs),
+    };
+    const stub = await createWith(task, converter);
+    const states: TaskState[] = [];
+    const record = await waitForEnd(stub, states);
+    expect(record.state).toBe("SUCCESS");
+    // PENDING, STARTED, SUCCESS: the Worker's own steps and the engine's reports were not stored
+    // (each stored value wakes the status requests, which are answered and asked again).
+    expect(record.revision).toBe(3);
+    expect(states).not.toContain("PROGRESS");
+    expect(record.outputs[0]?.size).toBe(output.byteLength);
+    expect(PROGRESS_SETTLE_MS).toBeLessThan(PROGRESS_INTERVAL_MS);
+  });
+
+  it("stores a progress report once it has waited the settle time with the job still running", async () => {
+    const task = await mergeTask();
+    const real = createConverterClient(env);
+    let stored: TaskRecord | null = null;
+    const converter: ConverterClient = {
+      runJob: async (tool, options, inputs, handlers) => {
+        handlers.onProgress(50);
+        await new Promise((resolve) => setTimeout(resolve, PROGRESS_SETTLE_MS * 4));
+        stored = await taskStub(env, task.id).snapshot();
+        return real.runJob(tool, options, inputs, { ...handlers, onProgress: () => {} });
+      },
+      inspectPdf: (pdf) => real.inspectPdf(pdf),
+      health: (timeoutMs) => real.health(timeoutMs),
+    };
+    const stub = await createWith(task, converter);
+    expect((await waitForEnd(stub)).state).toBe("SUCCESS");
+    expect((stored as TaskRecord | null)?.state).toBe("PROGRESS");
+    expect((stored as TaskRecord | null)?.progress).toBeGreaterThan(JOB_PROGRESS.converting);
   });
 
   it("resumes a job found interrupted when attempts remain", async () => {
