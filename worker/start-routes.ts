@@ -117,7 +117,7 @@ export function startTaskRoute(path: string): Handler<AppEnv> {
     await countTaskCreation(c);
 
     const taskId = await newTaskId(c.env.CSRF_SECRET);
-    const sink = r2Sink(c.env.FILES, taskId, Number(c.req.header("Content-Length") ?? 0));
+    const sink = r2Sink(c.env.FILES, taskId);
     const release = await uploadSlots.acquire();
     const upload = await receiveUpload(c.req.raw, uploadPlanFor(candidates), sink).finally(release);
     const tool = await createTask(

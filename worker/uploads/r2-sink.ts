@@ -16,28 +16,16 @@ const FIRST_BUFFER_BYTES = 64 * 1024;
  * Its buffer starts at FIRST_BUFFER_BYTES and doubles as the bytes arrive, up to one part: a file
  * costs about its own size (at most twice), not R2_PART_BYTES. Each upload used to take a 5 MiB
  * buffer before its first byte, which workerd's allocator kept after the burst (README "Idle memory").
- * `atMostBytes`, the request body's declared length (no file in it is longer), sizes the first
- * buffer instead when it is larger: a 3.4 MB upload then takes one buffer of its body's size,
- * where doubling took seven (64 KiB to 4 MiB, 8 MiB allocated and 4 MiB copied) for the allocator
- * to keep.
  */
 export class PartBuffer {
-  #part: Uint8Array;
+  #part = new Uint8Array(FIRST_BUFFER_BYTES);
   #filled = 0;
   #carry: Uint8Array | null = null;
   readonly #chunks: AsyncIterator<Uint8Array>;
   #done = false;
-  #allocations = 1;
 
-  constructor(chunks: AsyncIterable<Uint8Array>, atMostBytes = 0) {
+  constructor(chunks: AsyncIterable<Uint8Array>) {
     this.#chunks = chunks[Symbol.asyncIterator]();
-    const first = Number.isFinite(atMostBytes) ? atMostBytes : 0;
-    this.#part = new Uint8Array(Math.min(Math.max(first, FIRST_BUFFER_BYTES), R2_PART_BYTES));
-  }
-
-  /** Buffers allocated so far (for tests: one when the first was large enough). */
-  get allocations(): number {
-    return this.#allocations;
   }
 
   /** Bytes the buffer holds now (for tests: it grows with the file, up to one part). */
@@ -54,7 +42,6 @@ export class PartBuffer {
     const grown = new Uint8Array(Math.min(size, R2_PART_BYTES));
     grown.set(this.#part.subarray(0, this.#filled));
     this.#part = grown;
-    this.#allocations++;
   }
 
   /** The next full part, or a shorter last one; null when nothing is left. */
@@ -85,21 +72,13 @@ export class PartBuffer {
   }
 }
 
-/**
- * Stores one file: one `put` when it fits a part, else an R2 multipart upload (aborted on failure).
- * `atMostBytes` bounds the file's size (PartBuffer).
- */
-async function store(
-  bucket: R2Bucket,
-  key: string,
-  file: ReceivedFile,
-  atMostBytes: number,
-): Promise<number> {
+/** Stores one file: one `put` when it fits a part, else an R2 multipart upload (aborted on failure). */
+async function store(bucket: R2Bucket, key: string, file: ReceivedFile): Promise<number> {
   const options = {
     httpMetadata: { contentType: FILE_KINDS[file.kind].mime },
     customMetadata: { name: encodeURIComponent(file.name), kind: file.kind },
   };
-  const parts = new PartBuffer(file.chunks, atMostBytes);
+  const parts = new PartBuffer(file.chunks);
   const first = await parts.next();
   if (first === null || first.length < R2_PART_BYTES) {
     await bucket.put(key, first ?? new Uint8Array(0), options);
@@ -124,16 +103,13 @@ async function store(
 
 /**
  * Stores each file as it arrives: a main file under `tasks/{taskId}/in/{index}`, the file of an
- * extra field under `tasks/{taskId}/in/field-{field}`. `bodyBytes` is the request body's declared
- * length (Content-Length), when there is one: a file is at most what the files before it left.
+ * extra field under `tasks/{taskId}/in/field-{field}`.
  */
-export function r2Sink(bucket: R2Bucket, taskId: string, bodyBytes = 0): FileSink<StoredInput> {
-  let received = 0;
+export function r2Sink(bucket: R2Bucket, taskId: string): FileSink<StoredInput> {
   return {
     async keep(file) {
       const key = file.field === undefined ? inputKey(taskId, file.index) : extraInputKey(taskId, file.field);
-      const size = await store(bucket, key, file, bodyBytes - received);
-      received += size;
+      const size = await store(bucket, key, file);
       const stored = { key, name: file.name, size, kind: file.kind };
       return file.field === undefined ? stored : { ...stored, field: file.field };
     },
