@@ -4,6 +4,7 @@
  * process's resident memory, and CPU profiles of what the isolate's one thread spends its time on.
  */
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+import type { CpuProfile } from "./cpu-profile.ts";
 
 /**
  * The ports `pid` listens on, from /proc (its socket inodes among the listening TCP sockets):
@@ -101,6 +102,19 @@ export class InspectorSession {
   async heapUsage(collect = false): Promise<{ usedSize: number; totalSize: number }> {
     if (collect) await this.send("HeapProfiler.collectGarbage");
     return this.send("Runtime.getHeapUsage");
+  }
+
+  /** Starts V8's sampling CPU profiler on the isolate, one sample every `intervalUs`. */
+  async startProfile(intervalUs = 1000): Promise<void> {
+    await this.send("Profiler.enable");
+    await this.send("Profiler.setSamplingInterval", { interval: intervalUs });
+    await this.send("Profiler.start");
+  }
+
+  /** Stops the profiler and returns what it recorded since `startProfile`. */
+  async stopProfile(): Promise<CpuProfile> {
+    const { profile } = await this.send<{ profile: CpuProfile }>("Profiler.stop");
+    return profile;
   }
 
   close(): void {

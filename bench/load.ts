@@ -13,6 +13,8 @@
  *
  * `-- --kinds edge,converter,upload` runs only those kinds (to time each apart), `-- --rounds N`
  * another number of rounds.
+ * `-- --profile` records a V8 CPU profile of the Worker's isolate during each burst and prints where
+ * its thread spent the time and its longest stretches of uninterrupted JavaScript (bench/cpu-profile.ts).
  * `-- --levels` also prints the older table: 1, 4, 16, 32 and 64 concurrent merges and converter
  * PNG → JPG (2.7 MP, over the edge budget) against the converter's capacity.
  * Run: `npm run bench:load`.
@@ -21,6 +23,7 @@ import { HEALTH_PATH, healthStatusSchema } from "../contract/index.ts";
 import { textPdf } from "../tests/container/fixtures.ts";
 import {
   BenchClient,
+  benchStateRoot,
   gradientPng,
   median,
   mergeTwoPdfs,
@@ -39,6 +42,8 @@ import {
   idleMemory,
   idleRow,
 } from "./bursts.ts";
+import { profileLines, summarizeProfile } from "./cpu-profile.ts";
+import { InspectorSession } from "./inspector.ts";
 import { stackProcesses } from "./stack-processes.ts";
 
 const BURST = 64;
@@ -95,22 +100,37 @@ async function levels(url: string, clients: readonly BenchClient[]): Promise<voi
   }
 }
 
+/** `run` with the Worker isolate's CPU profile printed after it (`--profile`), or just `run`. */
+async function profiled<T>(runtime: number, title: string, run: () => Promise<T>): Promise<T> {
+  if (!process.argv.includes("--profile")) return run();
+  const session = await InspectorSession.open(runtime, "pdf-image-tools");
+  try {
+    await session.startProfile();
+    const result = await run();
+    for (const line of profileLines(title, summarizeProfile(await session.stopProfile())))
+      console.error(line);
+    return result;
+  } finally {
+    session.close();
+  }
+}
+
 await withStack({ raiseLimits: true }, async (url) => {
   const processes = stackProcesses();
   const clients = Array.from({ length: 8 }, () => new BenchClient(url));
   const kinds = await burstKinds();
-  const memory: IdleMemory[] = [await idleMemory(processes, 2000)];
+  const memory: IdleMemory[] = [await idleMemory(processes, url, 2000)];
   let failures = 0;
   let nonJson = 0;
   let worstHealthP95 = 0;
   let withoutHealth = 0;
   console.log(
-    `# ${ROUNDS} rounds of ${BURST} concurrent tasks per kind (health goal p95 ≤ ${HEALTH_GOAL_MS} ms)`,
+    `# ${ROUNDS} rounds of ${BURST} concurrent tasks per kind (health goal p95 ≤ ${HEALTH_GOAL_MS} ms); local state in ${benchStateRoot()}`,
   );
   console.log(BURST_HEADER);
   for (let round = 1; round <= ROUNDS; round++) {
     for (const kind of KINDS.map((name) => kinds[name])) {
-      const result = await burst(url, kind, clients, BURST);
+      const result = await profiled(processes.runtime, kind.label, () => burst(url, kind, clients, BURST));
       failures += result.failures.length;
       nonJson += result.nonJson.length;
       // A burst during which no health request succeeded counts apart (its p95 is undefined).
@@ -119,7 +139,7 @@ await withStack({ raiseLimits: true }, async (url) => {
       console.log(burstRow(String(round), kind.label, result));
       for (const answer of new Set(result.nonJson)) console.error(`  ${answer}`);
     }
-    memory.push(await idleMemory(processes));
+    memory.push(await idleMemory(processes, url));
   }
   console.log(`\n${IDLE_HEADER}`);
   for (const [round, m] of memory.entries())

@@ -193,12 +193,12 @@ try {
   if (BURSTS > 0) {
     const kinds = await burstKinds();
     const clients = Array.from({ length: 8 }, () => new BenchClient(stack.url));
-    const memory: IdleMemory[] = [await idleMemory(processes)];
+    const memory: IdleMemory[] = [await idleMemory(processes, stack.url)];
     console.log(`\n${BURST_HEADER}`);
     for (let round = 1; round <= BURSTS; round++) {
       for (const kind of [kinds.converter, kinds.edge])
         console.log(burstRow(String(round), kind.label, await burst(stack.url, kind, clients, 64)));
-      memory.push(await idleMemory(processes));
+      memory.push(await idleMemory(processes, stack.url));
     }
     console.log(`\n${IDLE_HEADER}`);
     for (const [round, m] of memory.entries())
