@@ -45,14 +45,16 @@ export function removePrivateData(pdf: mupdf.PDFDocument): number {
   removed += slimDocumentMetadata(root.get("Metadata"));
   const pdfA = claimsPdfA(root.get("Metadata"));
   if (!root.get("OutputIntents").isNull() && !pdfA) drop(root, "OutputIntents");
-  if (!pdfA) deflateMetadata(pdf, root.get("Metadata"));
+  if (!pdfA || pdfAPart(root.get("Metadata")) >= 2) deflateMetadata(pdf, root.get("Metadata"));
   return removed;
 }
 
 /**
  * Deflates the document's XMP when it is stored as plain text (MuPDF's save leaves metadata
- * streams unfiltered; Acrobat Distiller writes 16 KB of it on a one-page file). PDF/A forbids a
- * filter on the metadata stream, so a file claiming PDF/A keeps its XMP readable as text.
+ * streams unfiltered; Acrobat Distiller writes 16 KB of it on a one-page file, a PDF/A-4 file from
+ * LaTeX 16 KB of extension schemas). Only PDF/A-1 forbids a filter on the catalog's metadata
+ * stream (ISO 19005-1, 6.7.2); PDF/A-2, -3 and -4 require well-formed UTF-8 XMP and no filter
+ * rule (as veraPDF's validation profiles check), so only a file claiming part 1 keeps it as text.
  */
 function deflateMetadata(pdf: mupdf.PDFDocument, metadata: mupdf.PDFObject): void {
   if (!metadata.isStream() || !metadata.get("Filter").isNull()) return;
@@ -75,6 +77,23 @@ export function claimsPdfA(metadata: mupdf.PDFObject): boolean {
     return metadata.readStream().asString().includes("pdfaid:part");
   } catch {
     return true;
+  }
+}
+
+/** A PDF/A part number in XMP, as an element or an attribute: `<pdfaid:part>2<` or `pdfaid:part="2"`. */
+const PDFA_PART = /pdfaid:part\s*(?:>|=\s*["'])\s*(\d+)/;
+
+/**
+ * The PDF/A part the document's XMP claims (1 to 4), or 1 when the claim's part does not read
+ * (the strictest rules apply); 0 without a claim.
+ */
+function pdfAPart(metadata: mupdf.PDFObject): number {
+  if (!claimsPdfA(metadata)) return 0;
+  try {
+    const part = PDFA_PART.exec(metadata.readStream().asString())?.[1];
+    return part === undefined ? 1 : Math.max(1, Number.parseInt(part, 10));
+  } catch {
+    return 1;
   }
 }
 
