@@ -2,8 +2,8 @@
  * Compress PDF on images kept exactly or in their own colours, and on data no viewer reads: a
  * spot-colour gradient re-coded with a PNG predictor, an Indexed (CMYK palette) drawing resampled
  * back into its palette, path coordinates written with six decimals, colour spaces tied to an
- * embedded sRGB profile, document XMP stored as plain text, and a LibreOffice hybrid PDF's source
- * document. PDFs built in code.
+ * embedded sRGB profile, document XMP stored as plain text, a LibreOffice hybrid PDF's source
+ * document, and JavaScript stored as UTF-16 text. PDFs built in code.
  */
 import { deflateSync } from "node:zlib";
 import * as mupdf from "mupdf";
@@ -298,5 +298,62 @@ describe("compressPdf on data no viewer reads", () => {
       expect(metadata.readRawStream().getLength()).toBeLessThan(xml.length / 4);
       expect(metadata.readStream().asString()).toBe(xml);
     }
+  });
+});
+
+describe("compressPdf on document JavaScript", () => {
+  /** `text` as a UTF-16BE text string's bytes (byte-order mark first). */
+  const utf16 = (text: string) =>
+    Uint8Array.from([
+      0xfe,
+      0xff,
+      ...[...text].flatMap((char) => [char.charCodeAt(0) >> 8, char.charCodeAt(0) & 0xff]),
+    ]);
+
+  it("stores scripts written as UTF-16 text of ASCII characters as one byte a character, and keeps the others", async () => {
+    const doc = textPdfDocument("Scripted", 1);
+    const body = Array.from(
+      { length: 120 },
+      (_, i) => `function check${i}(field) {\n\tif (field.value > ${i}) app.alert("Over ${i}");\r\n}\n`,
+    ).join("");
+    const ascii = doc.addObject({ S: doc.newName("JavaScript"), JS: doc.addStream(utf16(body), {}) });
+    const accented = doc.addObject({
+      S: doc.newName("JavaScript"),
+      JS: doc.newByteString(utf16('app.alert("Résumé");')),
+    });
+    const names = doc.addObject({
+      Names: [doc.newString("checks"), ascii, doc.newString("accented"), accented],
+    });
+    doc
+      .getTrailer()
+      .get("Root")
+      .put("Names", doc.addObject({ JavaScript: names }));
+    // A link running a script held in a string of its own action dictionary.
+    const link = doc.addObject({
+      Type: doc.newName("Annot"),
+      Subtype: doc.newName("Link"),
+      Rect: [72, 600, 200, 620],
+      A: { S: doc.newName("JavaScript"), JS: doc.newByteString(utf16("this.print({bUI: true});")) },
+    });
+    doc.findPage(0).put("Annots", doc.newArray());
+    doc.findPage(0).get("Annots").push(link);
+    const input = save(doc, "compress");
+    const scripts = (bytes: Uint8Array) => {
+      const pdf = openPdf(bytes);
+      const tree = pdf.getTrailer().get("Root", "Names", "JavaScript", "Names");
+      return {
+        stream: tree.get(1, "JS"),
+        accented: tree.get(3, "JS").asByteString(),
+        link: pdf.findPage(0).get("Annots", 0, "A", "JS").asByteString(),
+      };
+    };
+    const before = scripts(input);
+    const after = scripts(await compressed(input));
+    expect(new TextDecoder("latin1").decode(after.stream.readStream().asUint8Array())).toBe(body);
+    expect(after.stream.readRawStream().getLength()).toBeLessThan(
+      before.stream.readRawStream().getLength() * 0.9,
+    );
+    expect(new TextDecoder("latin1").decode(after.link)).toBe("this.print({bUI: true});");
+    expect([...after.accented]).toEqual([...before.accented]);
   });
 });
