@@ -4,7 +4,7 @@ import { writeDeflated } from "./compress-streams.ts";
 /**
  * Removes what only other applications read and no viewer shows: page-piece data (/PieceInfo,
  * e.g. Illustrator's private copy of the artwork, often larger than the page itself) on the
- * catalog, pages and form XObjects, page thumbnails (/Thumb), which viewers draw themselves, and
+ * catalog, pages and form XObjects, the TeX engines' notes on forms made from included PDFs, page thumbnails (/Thumb), which viewers draw themselves, and
  * the XMP metadata of single pages, images, forms and fonts (Photoshop and Illustrator embed
  * their whole edit history and a thumbnail there: 87 KB on a one-page file). Acrobat's optimiser
  * and Ghostscript drop all three. A LibreOffice "hybrid PDF" carries its whole source document
@@ -36,7 +36,10 @@ export function removePrivateData(pdf: mupdf.PDFDocument): number {
     // Indirect references only: resolve() on streams makes a garbage-collecting save drop them.
     const object = pdf.newIndirect(num);
     try {
-      if (object.isStream() && object.get("Subtype").asName() === "Form") drop(object, "PieceInfo");
+      if (object.isStream() && object.get("Subtype").asName() === "Form") {
+        drop(object, "PieceInfo");
+        for (const key of texPrivateKeys(object)) drop(object, key);
+      }
       if ((object.isStream() || object.isDictionary()) && num !== catalog) drop(object, "Metadata");
     } catch {
       // Objects that fail to load are left alone.
@@ -47,6 +50,19 @@ export function removePrivateData(pdf: mupdf.PDFDocument): number {
   if (!root.get("OutputIntents").isNull() && !pdfA) drop(root, "OutputIntents");
   if (!pdfA || pdfAPart(root.get("Metadata")) >= 2) deflateMetadata(pdf, root.get("Metadata"));
   return removed;
+}
+
+/**
+ * The keys pdfTeX, XeTeX and LuaTeX add to a form made from an included PDF page (/PTEX.FileName,
+ * the path of the file on the author's disk; /PTEX.PageNumber; /PTEX.InfoDict, a copy of that
+ * file's document information): for the TeX engine alone, read by no viewer; Ghostscript drops them.
+ */
+function texPrivateKeys(form: mupdf.PDFObject): string[] {
+  const keys: string[] = [];
+  form.forEach((_value, key) => {
+    if (String(key).startsWith("PTEX.")) keys.push(String(key));
+  });
+  return keys;
 }
 
 /**

@@ -3,7 +3,8 @@
  * spot-colour gradient re-coded with a PNG predictor, an Indexed (CMYK palette) drawing resampled
  * back into its palette, path coordinates written with six decimals, colour spaces tied to an
  * embedded sRGB profile, document XMP stored as plain text, a LibreOffice hybrid PDF's source
- * document, and JavaScript stored as UTF-16 text. PDFs built in code.
+ * document, pdfTeX's notes on included figures, and JavaScript stored as UTF-16 text. PDFs built
+ * in code.
  */
 import { deflateSync } from "node:zlib";
 import * as mupdf from "mupdf";
@@ -266,6 +267,40 @@ describe("compressPdf on data no viewer reads", () => {
     expect(out.length).toBeLessThan(input.length - source.length * 0.9);
     expect(openPdf(out).getTrailer().get("AdditionalStreams").isNull()).toBe(true);
     expect(pageTexts(openPdf(out))).toEqual(pageTexts(openPdf(input)));
+  });
+
+  it("drops the notes pdfTeX leaves on a form made from an included PDF (/PTEX.*)", async () => {
+    const input = pdfDrawing(
+      "Figure",
+      (doc) =>
+        doc.addStream("0 0 1 rg 0 0 100 50 re f", {
+          Type: "XObject",
+          Subtype: "Form",
+          BBox: [0, 0, 100, 50],
+          "PTEX.FileName": doc.newString("/home/author/thesis/figures/secret-draft-figure.pdf"),
+          "PTEX.PageNumber": 1,
+          "PTEX.InfoDict": doc.addObject({
+            Producer: doc.newString("Mac OS X 10.8.2 Quartz PDFContext"),
+            CreationDate: doc.newString("D:20121211030158Z00'00'"),
+          }),
+        }),
+      "2 0 0 2 72 400",
+    );
+    const out = await compressed(input);
+    const form = drawnImage(out);
+    const keys: string[] = [];
+    form.forEach((_value, key) => {
+      keys.push(String(key));
+    });
+    expect(keys.some((key) => key.startsWith("PTEX."))).toBe(false);
+    // The copied document information is no object of the output any more.
+    const pdf = openPdf(out);
+    const producers = Array.from({ length: pdf.countObjects() - 1 }, (_, i) => pdf.newIndirect(i + 1)).filter(
+      (object) => object.isDictionary() && !object.get("Producer").isNull(),
+    );
+    expect(producers).toEqual([]);
+    expect(form.readStream().asString()).toBe("0 0 1 rg 0 0 100 50 re f");
+    expect(ssim(pageOne(input), pageOne(out))).toBeGreaterThanOrEqual(0.999);
   });
 
   it("deflates the document's XMP, unless the file claims PDF/A-1 (which forbids a filter there)", async () => {
