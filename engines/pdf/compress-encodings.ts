@@ -23,21 +23,18 @@ interface EncodingUse {
  * code some font still draws. Returns the entries dropped.
  */
 export function pruneUndrawnDifferences(pdf: mupdf.PDFDocument, drawn: DrawnGlyphs): number {
+  const uses = encodingUses(pdf).filter(
+    (use) => !use.pinned && use.fonts.length > 0 && use.fonts.every((font) => checkable(font, drawn)),
+  );
+  const fonts = uses.flatMap((use) => use.fonts);
+  const shown = codesDrawingGlyphs(pdf, fonts);
+  if (shown === null) return 0;
   let dropped = 0;
-  for (const use of encodingUses(pdf)) {
-    if (use.pinned || use.fonts.length === 0) continue;
+  for (const use of uses) {
     try {
       const kept = new Set<number>();
-      let checkable = true;
-      for (const font of use.fonts) {
-        const codes = drawableCodes(pdf, font, drawn);
-        if (codes === null) {
-          checkable = false;
-          break;
-        }
-        for (const code of codes) kept.add(code);
-      }
-      if (checkable) dropped += keepDifferences(pdf, use.encoding, kept);
+      for (const font of use.fonts) for (const code of shown.get(font) ?? []) kept.add(code);
+      dropped += keepDifferences(pdf, use.encoding, kept);
     } catch {
       // An encoding that does not read stays as it is.
     }
@@ -105,25 +102,16 @@ function isNamedGlyphFont(font: mupdf.PDFObject): boolean {
 }
 
 /**
- * The codes of the font's /Differences that still draw a glyph of its program; null when that
- * cannot be known: the font may be drawn outside the run of the pages, the run drew none of it, or
- * it drew .notdef with it (a code without a glyph is shown somewhere).
+ * Whether what the font's codes draw can tell which were never shown: nothing outside the run of
+ * the pages may draw it, the run drew with it, and never .notdef (a code without a glyph shown).
  */
-function drawableCodes(
-  pdf: mupdf.PDFDocument,
-  font: mupdf.PDFObject,
-  drawn: DrawnGlyphs,
-): Set<number> | null {
-  if (font.isIndirect() && drawn.untouchableFonts.has(font.asIndirect())) return null;
+function checkable(font: mupdf.PDFObject, drawn: DrawnGlyphs): boolean {
+  if (font.isIndirect() && drawn.untouchableFonts.has(font.asIndirect())) return false;
   const name = font.get("FontDescriptor", "FontName");
-  if (!name.isName()) return null;
+  if (!name.isName()) return false;
   // MuPDF names the font without a trailing "_167"-like suffix (a TeX slant or extend tag).
   const glyphs = glyphsOf([name.asName(), name.asName().replace(/_\d+$/, "")], drawn.used);
-  if (glyphs === null || glyphs.has(0)) return null;
-  const codes = differenceCodes(font.get("Encoding", "Differences"));
-  const shown = glyphsShown(pdf, font, codes);
-  if (shown.length !== codes.length) return null;
-  return new Set(codes.filter((_, index) => shown[index] !== 0));
+  return glyphs !== null && !glyphs.has(0);
 }
 
 /** The codes a /Differences array names, in order. */
@@ -139,14 +127,27 @@ function differenceCodes(differences: mupdf.PDFObject): number[] {
 }
 
 /**
- * The glyph each code draws with the font as it is now (a fresh copy of its dictionaries: MuPDF
- * keeps the fonts it loaded, with the program as it was before the subsetting), one by one.
+ * Per font, the codes of its /Differences that draw a glyph other than .notdef with the font as it
+ * is now: all fonts on one temporary page (fresh copies of their dictionaries: MuPDF keeps the
+ * fonts it loaded, with the programs as they were before the subsetting). Null when the glyphs
+ * drawn do not line up with the codes shown, or the run fails.
  */
-function glyphsShown(pdf: mupdf.PDFDocument, font: mupdf.PDFObject, codes: readonly number[]): number[] {
-  const fresh = copyDictionary(pdf, font);
-  fresh.put("FontDescriptor", pdf.addObject(copyDictionary(pdf, font.get("FontDescriptor"))));
-  const resources = pdf.addObject({ Font: { F: pdf.addObject(fresh) } });
-  const hex = codes.map((code) => code.toString(16).padStart(2, "0")).join("");
+function codesDrawingGlyphs(
+  pdf: mupdf.PDFDocument,
+  fonts: readonly mupdf.PDFObject[],
+): Map<mupdf.PDFObject, number[]> | null {
+  if (fonts.length === 0) return null;
+  const resources = pdf.newDictionary();
+  const lines: string[] = [];
+  const codes = fonts.map((font, index) => {
+    const fresh = copyDictionary(pdf, font);
+    fresh.put("FontDescriptor", pdf.addObject(copyDictionary(pdf, font.get("FontDescriptor"))));
+    resources.put(`F${index}`, pdf.addObject(fresh));
+    const shown = differenceCodes(font.get("Encoding", "Differences"));
+    const hex = shown.map((code) => code.toString(16).padStart(2, "0")).join("");
+    lines.push(`BT /F${index} 10 Tf 0 50 Td <${hex}> Tj ET`);
+    return shown;
+  });
   const glyphs: number[] = [];
   const record = (text: mupdf.Text) => {
     text.walk({
@@ -157,20 +158,36 @@ function glyphsShown(pdf: mupdf.PDFDocument, font: mupdf.PDFObject, codes: reado
   };
   const device = new mupdf.Device({ fillText: record });
   const pageCount = pdf.countPages();
-  pdf.insertPage(-1, pdf.addPage([0, 0, 100, 100], 0, resources, `BT /F 10 Tf 0 50 Td <${hex}> Tj ET`));
   try {
+    pdf.insertPage(
+      -1,
+      pdf.addPage([0, 0, 100, 100], 0, pdf.addObject({ Font: resources }), lines.join("\n")),
+    );
     const page = pdf.loadPage(pageCount);
     try {
       page.run(device, mupdf.Matrix.identity);
     } finally {
       page.destroy();
     }
+  } catch {
+    return null;
   } finally {
-    pdf.deletePage(pageCount);
+    if (pdf.countPages() > pageCount) pdf.deletePage(pageCount);
     device.close();
     device.destroy();
   }
-  return glyphs;
+  if (glyphs.length !== codes.reduce((sum, shown) => sum + shown.length, 0)) return null;
+  const drawing = new Map<mupdf.PDFObject, number[]>();
+  let at = 0;
+  for (const [index, font] of fonts.entries()) {
+    const shown = codes[index] ?? [];
+    drawing.set(
+      font,
+      shown.filter((_, offset) => glyphs[at + offset] !== 0),
+    );
+    at += shown.length;
+  }
+  return drawing;
 }
 
 /** Rewrites the encoding's /Differences with only the codes in `kept`; returns the entries dropped. */

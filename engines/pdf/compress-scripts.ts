@@ -1,28 +1,41 @@
 import type * as mupdf from "mupdf";
 import { writeDeflated } from "./compress-streams.ts";
 
-/** How deep actions are looked for inside one object (annotation → /AA → action → /Next). */
+/** How deep actions are followed inside one object (annotation → /AA → action → /Next). */
 const MAX_DEPTH = 8;
+/** Where an object holds actions directly: /A, /OpenAction, /Next (one or an array), /AA (by trigger). */
+const ACTION_KEYS = ["A", "OpenAction", "Next"] as const;
 
 /**
  * Rewrites JavaScript stored as UTF-16 text (a byte-order mark, then two bytes a character: iText
  * and Acrobat write it so) as one byte a character when every character is printable ASCII, tab
  * or a line end. A script is a text string or stream in PDFDocEncoding or UTF-16 (ISO 32000-1,
  * 12.6.4.16), and those characters are the same single bytes in PDFDocEncoding: the script is the
- * same, in half the bytes (a sixth less once deflated). Streams are deflated again. Returns how
- * many scripts were rewritten.
+ * same, in half the bytes (a sixth less once deflated). Streams are deflated again. Actions are
+ * found as objects of their own and inside annotations, fields, the catalog and other actions.
+ * Returns how many scripts were rewritten.
  */
 export function narrowScripts(pdf: mupdf.PDFDocument): number {
   let narrowed = 0;
   const visit = (holder: mupdf.PDFObject, depth: number) => {
-    if (depth > MAX_DEPTH || !(holder.isDictionary() || holder.isArray())) return;
-    if (holder.isDictionary()) {
-      const kind = holder.get("S");
-      if (kind.isName() && kind.asName() === "JavaScript") narrowed += narrowScript(pdf, holder);
+    if (depth > MAX_DEPTH) return;
+    if (holder.isArray()) {
+      for (let i = 0; i < holder.length; i++) {
+        const item = holder.get(i);
+        if (!item.isIndirect()) visit(item, depth + 1);
+      }
+      return;
     }
-    holder.forEach((value) => {
-      if (!value.isIndirect()) visit(value, depth + 1);
-    });
+    if (!holder.isDictionary()) return;
+    const kind = holder.get("S");
+    if (kind.isName() && kind.asName() === "JavaScript") narrowed += narrowScript(pdf, holder);
+    const inner: mupdf.PDFObject[] = ACTION_KEYS.map((key) => holder.get(key));
+    const triggers = holder.get("AA");
+    if (triggers.isDictionary())
+      triggers.forEach((action) => {
+        inner.push(action);
+      });
+    for (const action of inner) if (!action.isIndirect()) visit(action, depth + 1);
   };
   const count = pdf.countObjects();
   for (let num = 1; num < count; num++) {

@@ -369,6 +369,9 @@ describe("compressPdf on document JavaScript", () => {
       Subtype: doc.newName("Link"),
       Rect: [72, 600, 200, 620],
       A: { S: doc.newName("JavaScript"), JS: doc.newByteString(utf16("this.print({bUI: true});")) },
+      AA: doc.addObject({
+        E: { S: doc.newName("JavaScript"), JS: doc.newByteString(utf16("app.beep(0);")) },
+      }),
     });
     doc.findPage(0).put("Annots", doc.newArray());
     doc.findPage(0).get("Annots").push(link);
@@ -380,6 +383,7 @@ describe("compressPdf on document JavaScript", () => {
         stream: tree.get(1, "JS"),
         accented: tree.get(3, "JS").asByteString(),
         link: pdf.findPage(0).get("Annots", 0, "A", "JS").asByteString(),
+        entered: pdf.findPage(0).get("Annots", 0, "AA", "E", "JS").asByteString(),
       };
     };
     const before = scripts(input);
@@ -389,6 +393,7 @@ describe("compressPdf on document JavaScript", () => {
       before.stream.readRawStream().getLength() * 0.9,
     );
     expect(new TextDecoder("latin1").decode(after.link)).toBe("this.print({bUI: true});");
+    expect(new TextDecoder("latin1").decode(after.entered)).toBe("app.beep(0);");
     expect([...after.accented]).toEqual([...before.accented]);
   });
 });
