@@ -4,7 +4,7 @@ import { writeDeflated } from "./compress-streams.ts";
 /**
  * Removes what only other applications read and no viewer shows: page-piece data (/PieceInfo,
  * e.g. Illustrator's private copy of the artwork, often larger than the page itself) on the
- * catalog, pages and form XObjects, page thumbnails (/Thumb), which viewers draw themselves, and
+ * catalog, pages and form XObjects, the TeX engines' notes on forms made from included PDFs, page thumbnails (/Thumb), which viewers draw themselves, and
  * the XMP metadata of single pages, images, forms and fonts (Photoshop and Illustrator embed
  * their whole edit history and a thumbnail there: 87 KB on a one-page file). Acrobat's optimiser
  * and Ghostscript drop all three. A LibreOffice "hybrid PDF" carries its whole source document
@@ -36,7 +36,10 @@ export function removePrivateData(pdf: mupdf.PDFDocument): number {
     // Indirect references only: resolve() on streams makes a garbage-collecting save drop them.
     const object = pdf.newIndirect(num);
     try {
-      if (object.isStream() && object.get("Subtype").asName() === "Form") drop(object, "PieceInfo");
+      if (object.isStream() && object.get("Subtype").asName() === "Form") {
+        drop(object, "PieceInfo");
+        for (const key of texPrivateKeys(object)) drop(object, key);
+      }
       if ((object.isStream() || object.isDictionary()) && num !== catalog) drop(object, "Metadata");
     } catch {
       // Objects that fail to load are left alone.
@@ -45,14 +48,29 @@ export function removePrivateData(pdf: mupdf.PDFDocument): number {
   removed += slimDocumentMetadata(root.get("Metadata"));
   const pdfA = claimsPdfA(root.get("Metadata"));
   if (!root.get("OutputIntents").isNull() && !pdfA) drop(root, "OutputIntents");
-  if (!pdfA) deflateMetadata(pdf, root.get("Metadata"));
+  if (!pdfA || pdfAPart(root.get("Metadata")) >= 2) deflateMetadata(pdf, root.get("Metadata"));
   return removed;
 }
 
 /**
+ * The keys pdfTeX, XeTeX and LuaTeX add to a form made from an included PDF page (/PTEX.FileName,
+ * the path of the file on the author's disk; /PTEX.PageNumber; /PTEX.InfoDict, a copy of that
+ * file's document information): for the TeX engine alone, read by no viewer; Ghostscript drops them.
+ */
+function texPrivateKeys(form: mupdf.PDFObject): string[] {
+  const keys: string[] = [];
+  form.forEach((_value, key) => {
+    if (String(key).startsWith("PTEX.")) keys.push(String(key));
+  });
+  return keys;
+}
+
+/**
  * Deflates the document's XMP when it is stored as plain text (MuPDF's save leaves metadata
- * streams unfiltered; Acrobat Distiller writes 16 KB of it on a one-page file). PDF/A forbids a
- * filter on the metadata stream, so a file claiming PDF/A keeps its XMP readable as text.
+ * streams unfiltered; Acrobat Distiller writes 16 KB of it on a one-page file, a PDF/A-4 file from
+ * LaTeX 16 KB of extension schemas). Only PDF/A-1 forbids a filter on the catalog's metadata
+ * stream (ISO 19005-1, 6.7.2); PDF/A-2, -3 and -4 require well-formed UTF-8 XMP and no filter
+ * rule (as veraPDF's validation profiles check), so only a file claiming part 1 keeps it as text.
  */
 function deflateMetadata(pdf: mupdf.PDFDocument, metadata: mupdf.PDFObject): void {
   if (!metadata.isStream() || !metadata.get("Filter").isNull()) return;
@@ -75,6 +93,23 @@ export function claimsPdfA(metadata: mupdf.PDFObject): boolean {
     return metadata.readStream().asString().includes("pdfaid:part");
   } catch {
     return true;
+  }
+}
+
+/** A PDF/A part number in XMP, as an element or an attribute: `<pdfaid:part>2<` or `pdfaid:part="2"`. */
+const PDFA_PART = /pdfaid:part\s*(?:>|=\s*["'])\s*(\d+)/;
+
+/**
+ * The PDF/A part the document's XMP claims (1 to 4), or 1 when the claim's part does not read
+ * (the strictest rules apply); 0 without a claim.
+ */
+function pdfAPart(metadata: mupdf.PDFObject): number {
+  if (!claimsPdfA(metadata)) return 0;
+  try {
+    const part = PDFA_PART.exec(metadata.readStream().asString())?.[1];
+    return part === undefined ? 1 : Math.max(1, Number.parseInt(part, 10));
+  } catch {
+    return 1;
   }
 }
 

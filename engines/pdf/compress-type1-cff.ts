@@ -103,13 +103,7 @@ function type1Uses(pdf: mupdf.PDFDocument): Map<number, Type1Use> {
  * program replaced by `cff`.
  */
 function drawsTheSame(pdf: mupdf.PDFDocument, font: mupdf.PDFObject, cff: mupdf.PDFObject): boolean {
-  const copy = (dictionary: mupdf.PDFObject) => {
-    const out = pdf.newDictionary();
-    dictionary.forEach((value, key) => {
-      out.put(String(key), value);
-    });
-    return out;
-  };
+  const copy = (dictionary: mupdf.PDFObject) => copyDictionary(pdf, dictionary);
   // Both fonts are new objects: MuPDF keeps the fonts it loaded, with the program as it was then
   // (before the Type 1 subsetting).
   const withProgram = (key: "FontFile" | "FontFile3", program: mupdf.PDFObject) => {
@@ -127,6 +121,15 @@ function drawsTheSame(pdf: mupdf.PDFDocument, font: mupdf.PDFObject, cff: mupdf.
     before.some((value) => value < 128) &&
     before.every((value, index) => Math.abs(value - (after[index] ?? 0)) <= 64)
   );
+}
+
+/** A new direct dictionary with the entries of `dictionary` (the values shared, not copied). */
+export function copyDictionary(pdf: mupdf.PDFDocument, dictionary: mupdf.PDFObject): mupdf.PDFObject {
+  const out = pdf.newDictionary();
+  dictionary.forEach((value, key) => {
+    out.put(String(key), value);
+  });
+  return out;
 }
 
 /** Every code 0–255 of `font` drawn on a temporary page, as grey pixels. */

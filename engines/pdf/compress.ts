@@ -4,6 +4,7 @@ import type { EngineHandler } from "../types.ts";
 import { replaceSrgbProfiles } from "./compress-colour-spaces.ts";
 import { roundPathCoordinates } from "./compress-content.ts";
 import { mergeDuplicateStreams } from "./compress-duplicates.ts";
+import { pruneUndrawnDifferences } from "./compress-encodings.ts";
 import { extractFontCollections } from "./compress-font-collections.ts";
 import { subsetFontPrograms } from "./compress-font-programs.ts";
 import { subsetFonts } from "./compress-fonts.ts";
@@ -12,6 +13,7 @@ import { recompressImages } from "./compress-images.ts";
 import { COMPRESSION_LEVELS, type CompressionLevelName } from "./compress-levels.ts";
 import { claimsPdfA, removePrivateData } from "./compress-private-data.ts";
 import { removeUnusedResources } from "./compress-resources.ts";
+import { narrowScripts } from "./compress-scripts.ts";
 import { redeflateStreams } from "./compress-streams.ts";
 import { subsetType1Fonts } from "./compress-type1.ts";
 import { convertType1ToCff } from "./compress-type1-cff.ts";
@@ -63,6 +65,7 @@ export const compressPdf: EngineHandler<{ quality: CompressionLevelName }> = asy
       progress(Math.round(FONTS_DONE + share * (IMAGES_DONE - FONTS_DONE))),
     );
     roundPathCoordinates(pdf, level.pathDigits);
+    narrowScripts(pdf);
     redeflateStreams(pdf);
     const saved = savePdf(pdf, SAVE_OPTIONS);
     progress(100);
@@ -96,7 +99,7 @@ export const compressPdf: EngineHandler<{ quality: CompressionLevelName }> = asy
  * Subsetting is an optimisation: a font that cannot be subset stays as it was. MuPDF's subsetter
  * runs first; then the glyphs every page draws (one run of the pages) cut the Type 1 programs it
  * leaves whole, the Type 3 glyphs no page draws, and, with HarfBuzz, the TrueType and CFF programs
- * it refused or left larger.
+ * it refused or left larger; then the encoding entries of codes whose glyph went.
  */
 function trySubsetFonts(pdf: mupdf.PDFDocument, harfBuzz: HarfBuzz): boolean {
   try {
@@ -108,6 +111,7 @@ function trySubsetFonts(pdf: mupdf.PDFDocument, harfBuzz: HarfBuzz): boolean {
       subsetType1Fonts(pdf, drawn);
       convertType1ToCff(pdf, drawn);
       subsetFontPrograms(pdf, drawn, harfBuzz);
+      pruneUndrawnDifferences(pdf, drawn);
     }
     pruneGlyphMaps(pdf);
     return true;

@@ -2,8 +2,9 @@
  * Compress PDF on images kept exactly or in their own colours, and on data no viewer reads: a
  * spot-colour gradient re-coded with a PNG predictor, an Indexed (CMYK palette) drawing resampled
  * back into its palette, path coordinates written with six decimals, colour spaces tied to an
- * embedded sRGB profile, document XMP stored as plain text, and a LibreOffice hybrid PDF's source
- * document. PDFs built in code.
+ * embedded sRGB profile, document XMP stored as plain text, a LibreOffice hybrid PDF's source
+ * document, pdfTeX's notes on included figures, and JavaScript stored as UTF-16 text. PDFs built
+ * in code.
  */
 import { deflateSync } from "node:zlib";
 import * as mupdf from "mupdf";
@@ -268,27 +269,131 @@ describe("compressPdf on data no viewer reads", () => {
     expect(pageTexts(openPdf(out))).toEqual(pageTexts(openPdf(input)));
   });
 
-  it("deflates the document's XMP, unless the file claims PDF/A (which forbids a filter there)", async () => {
-    const withXmp = (claim: string) => {
+  it("drops the notes pdfTeX leaves on a form made from an included PDF (/PTEX.*)", async () => {
+    const input = pdfDrawing(
+      "Figure",
+      (doc) =>
+        doc.addStream("0 0 1 rg 0 0 100 50 re f", {
+          Type: "XObject",
+          Subtype: "Form",
+          BBox: [0, 0, 100, 50],
+          "PTEX.FileName": doc.newString("/home/author/thesis/figures/secret-draft-figure.pdf"),
+          "PTEX.PageNumber": 1,
+          "PTEX.InfoDict": doc.addObject({
+            Producer: doc.newString("Mac OS X 10.8.2 Quartz PDFContext"),
+            CreationDate: doc.newString("D:20121211030158Z00'00'"),
+          }),
+        }),
+      "2 0 0 2 72 400",
+    );
+    const out = await compressed(input);
+    const form = drawnImage(out);
+    const keys: string[] = [];
+    form.forEach((_value, key) => {
+      keys.push(String(key));
+    });
+    expect(keys.some((key) => key.startsWith("PTEX."))).toBe(false);
+    // The copied document information is no object of the output any more.
+    const pdf = openPdf(out);
+    const producers = Array.from({ length: pdf.countObjects() - 1 }, (_, i) => pdf.newIndirect(i + 1)).filter(
+      (object) => object.isDictionary() && !object.get("Producer").isNull(),
+    );
+    expect(producers).toEqual([]);
+    expect(form.readStream().asString()).toBe("0 0 1 rg 0 0 100 50 re f");
+    expect(ssim(pageOne(input), pageOne(out))).toBeGreaterThanOrEqual(0.999);
+  });
+
+  it("deflates the document's XMP, unless the file claims PDF/A-1 (which forbids a filter there)", async () => {
+    const withXmp = (claim: string, attributes = "") => {
       const doc = textPdfDocument("Described", 1);
       const subjects = Array.from({ length: 400 }, (_, i) => `<rdf:li>subject ${i}</rdf:li>`).join("");
-      const xml = `<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:pdfaid="http://www.aiim.org/pdfa/ns/id/">${claim}<dc:subject><rdf:Bag>${subjects}</rdf:Bag></dc:subject></rdf:Description></rdf:RDF></x:xmpmeta><?xpacket end="w"?>`;
+      const xml = `<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about=""${attributes} xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:pdfaid="http://www.aiim.org/pdfa/ns/id/">${claim}<dc:subject><rdf:Bag>${subjects}</rdf:Bag></dc:subject></rdf:Description></rdf:RDF></x:xmpmeta><?xpacket end="w"?>`;
       const stream = doc.addRawStream(new TextEncoder().encode(xml), { Type: "Metadata", Subtype: "XML" });
       doc.getTrailer().get("Root").put("Metadata", stream);
       return { input: save(doc, "compress"), xml };
     };
-    const plain = withXmp("");
-    const metadata = openPdf(await compressed(plain.input))
-      .getTrailer()
-      .get("Root", "Metadata");
-    expect(metadata.get("Filter").asName()).toBe("FlateDecode");
-    expect(metadata.readRawStream().getLength()).toBeLessThan(plain.xml.length / 4);
-    expect(metadata.readStream().asString()).toBe(plain.xml);
-    const archival = withXmp("<pdfaid:part>2</pdfaid:part><pdfaid:conformance>B</pdfaid:conformance>");
+    const archival = withXmp("<pdfaid:part>1</pdfaid:part><pdfaid:conformance>B</pdfaid:conformance>");
     const kept = openPdf(await compressed(archival.input))
       .getTrailer()
       .get("Root", "Metadata");
     expect(kept.get("Filter").isNull()).toBe(true);
     expect(kept.readStream().asString()).toBe(archival.xml);
+    // No claim; PDF/A-2, -3 and -4 only ask for well-formed UTF-8 XMP (no rule on its filter),
+    // claimed as an element or as an attribute of the description.
+    const deflatable = [
+      withXmp(""),
+      withXmp("<pdfaid:part>4</pdfaid:part><pdfaid:rev>2020</pdfaid:rev>"),
+      withXmp("", ' pdfaid:part="2" pdfaid:conformance="U"'),
+    ];
+    for (const { input, xml } of deflatable) {
+      const metadata = openPdf(await compressed(input))
+        .getTrailer()
+        .get("Root", "Metadata");
+      expect(metadata.get("Filter").asName()).toBe("FlateDecode");
+      expect(metadata.readRawStream().getLength()).toBeLessThan(xml.length / 4);
+      expect(metadata.readStream().asString()).toBe(xml);
+    }
+  });
+});
+
+describe("compressPdf on document JavaScript", () => {
+  /** `text` as a UTF-16BE text string's bytes (byte-order mark first). */
+  const utf16 = (text: string) =>
+    Uint8Array.from([
+      0xfe,
+      0xff,
+      ...[...text].flatMap((char) => [char.charCodeAt(0) >> 8, char.charCodeAt(0) & 0xff]),
+    ]);
+
+  it("stores scripts written as UTF-16 text of ASCII characters as one byte a character, and keeps the others", async () => {
+    const doc = textPdfDocument("Scripted", 1);
+    const body = Array.from(
+      { length: 120 },
+      (_, i) => `function check${i}(field) {\n\tif (field.value > ${i}) app.alert("Over ${i}");\r\n}\n`,
+    ).join("");
+    const ascii = doc.addObject({ S: doc.newName("JavaScript"), JS: doc.addStream(utf16(body), {}) });
+    const accented = doc.addObject({
+      S: doc.newName("JavaScript"),
+      JS: doc.newByteString(utf16('app.alert("Résumé");')),
+    });
+    const names = doc.addObject({
+      Names: [doc.newString("checks"), ascii, doc.newString("accented"), accented],
+    });
+    doc
+      .getTrailer()
+      .get("Root")
+      .put("Names", doc.addObject({ JavaScript: names }));
+    // A link running a script held in a string of its own action dictionary.
+    const link = doc.addObject({
+      Type: doc.newName("Annot"),
+      Subtype: doc.newName("Link"),
+      Rect: [72, 600, 200, 620],
+      A: { S: doc.newName("JavaScript"), JS: doc.newByteString(utf16("this.print({bUI: true});")) },
+      AA: doc.addObject({
+        E: { S: doc.newName("JavaScript"), JS: doc.newByteString(utf16("app.beep(0);")) },
+      }),
+    });
+    doc.findPage(0).put("Annots", doc.newArray());
+    doc.findPage(0).get("Annots").push(link);
+    const input = save(doc, "compress");
+    const scripts = (bytes: Uint8Array) => {
+      const pdf = openPdf(bytes);
+      const tree = pdf.getTrailer().get("Root", "Names", "JavaScript", "Names");
+      return {
+        stream: tree.get(1, "JS"),
+        accented: tree.get(3, "JS").asByteString(),
+        link: pdf.findPage(0).get("Annots", 0, "A", "JS").asByteString(),
+        entered: pdf.findPage(0).get("Annots", 0, "AA", "E", "JS").asByteString(),
+      };
+    };
+    const before = scripts(input);
+    const after = scripts(await compressed(input));
+    expect(new TextDecoder("latin1").decode(after.stream.readStream().asUint8Array())).toBe(body);
+    expect(after.stream.readRawStream().getLength()).toBeLessThan(
+      before.stream.readRawStream().getLength() * 0.9,
+    );
+    expect(new TextDecoder("latin1").decode(after.link)).toBe("this.print({bUI: true});");
+    expect(new TextDecoder("latin1").decode(after.entered)).toBe("app.beep(0);");
+    expect([...after.accented]).toEqual([...before.accented]);
   });
 });

@@ -189,7 +189,10 @@ function imageDictionaries(doc: mupdf.PDFDocument): mupdf.PDFObject[] {
  * A one-page PDF drawing `show` (a text-showing operation) with the Type 1 font built in code
  * (type1-font.ts) embedded as /FontFile; with the program's length.
  */
-function type1FontPdf(show: string): { input: Uint8Array; programLength: number } {
+function type1FontPdf(
+  show: string,
+  encoding: (doc: mupdf.PDFDocument) => mupdf.PDFObject = (doc) => doc.newName("WinAnsiEncoding"),
+): { input: Uint8Array; programLength: number } {
   const { clear, encrypted } = type1Font("CodeSerif");
   const doc = new mupdf.PDFDocument();
   const fontFile = doc.addStream(new Uint8Array([...clear, ...encrypted]), {
@@ -201,7 +204,7 @@ function type1FontPdf(show: string): { input: Uint8Array; programLength: number 
     Type: doc.newName("Font"),
     Subtype: doc.newName("Type1"),
     BaseFont: doc.newName("CodeSerif"),
-    Encoding: doc.newName("WinAnsiEncoding"),
+    Encoding: encoding(doc),
     FontDescriptor: doc.addObject({
       Type: doc.newName("FontDescriptor"),
       FontName: doc.newName("CodeSerif"),
@@ -482,6 +485,46 @@ describe("compressPdf", () => {
     expect(drawnBefore.filter((value) => value < 128).length).toBeGreaterThan(1000);
     expect(Buffer.from(drawnAfter).equals(Buffer.from(drawnBefore))).toBe(true);
     expect(pageTexts(openPdf(bytes))).toEqual(pageTexts(openPdf(input)));
+  });
+
+  it("keeps only the /Differences entries of codes the subset Type 1 font still draws", async () => {
+    // As pdfTeX writes it: the whole encoding vector, letters and digits (the font has no digits).
+    const names = [..."0123456789"].map((_, i) => ["zero", "one", "two", "three", "four"][i % 5] ?? "");
+    const vector = (doc: mupdf.PDFDocument) =>
+      doc.addObject({
+        Type: doc.newName("Encoding"),
+        Differences: [
+          48,
+          ...names.map((name) => doc.newName(name)),
+          65,
+          ...[..."ABCDEFGHIJKLMNOPQRSTUVWXYZ"].map((name) => doc.newName(name)),
+          97,
+          ...[..."abcdefghijklmnopqrstuvwxyz"].map((name) => doc.newName(name)),
+        ],
+      });
+    const differences = (bytes: Uint8Array) =>
+      openPdf(bytes).findPage(0).get("Resources", "Font", "F", "Encoding", "Differences").toString();
+    const { input } = type1FontPdf("(TypeOne) Tj", vector);
+    const { bytes } = await compress(input);
+    expect(differences(bytes)).toBe("[79/O 84/T 101/e 110/n 112/p 121/y]");
+    expect(
+      Buffer.from(renderPage(openPdf(bytes), 0).data).equals(Buffer.from(renderPage(openPdf(input), 0).data)),
+    ).toBe(true);
+    expect(pageTexts(openPdf(bytes))).toEqual(pageTexts(openPdf(input)));
+    // A page showing a code without a glyph (the font has no digits: "1" draws .notdef): every entry stays.
+    const { input: withNotdef } = type1FontPdf("(Type1) Tj", vector);
+    const { bytes: kept } = await compress(withNotdef);
+    expect(differences(kept)).toBe(differences(withNotdef));
+    // An encoding a form's resources name (for typed values) stays whole too.
+    const formDoc = openPdf(input);
+    const form = formDoc.newDictionary();
+    form.put("Fields", formDoc.newArray());
+    const shared = formDoc.findPage(0).get("Resources", "Font", "F", "Encoding");
+    form.put("DR", formDoc.addObject({ Encoding: { Shared: shared } }));
+    formDoc.getTrailer().get("Root").put("AcroForm", form);
+    const withForm = save(formDoc, "compress");
+    const { bytes: formKept } = await compress(withForm);
+    expect(differences(formKept)).toBe(differences(withForm));
   });
 
   it("subsets a TrueType font whose loca table is cut short, which MuPDF's subsetter refuses", async () => {
