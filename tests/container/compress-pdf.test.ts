@@ -420,6 +420,21 @@ describe("compressPdf", () => {
     expect(formFonts.get("Arial").isNull()).toBe(true);
   });
 
+  it("keeps the fonts of a page whose resources are also the resources of a form without fields", async () => {
+    const { doc, resources } = twoFontPage();
+    const form = doc.newDictionary();
+    form.put("Fields", doc.newArray());
+    form.put("DR", resources);
+    doc.getTrailer().get("Root").put("AcroForm", form);
+    const input = save(doc, "compress");
+    const { bytes } = await compress(input);
+    const [before, after] = [openPdf(input), openPdf(bytes)];
+    expect(pageTexts(after)).toEqual(pageTexts(before));
+    expect(fontBytes(after, "Body")).toBeLessThan(fontBytes(before, "Body") / 2);
+    expect(fontBytes(after, "Form")).toBeLessThan(fontBytes(before, "Form") / 2);
+    expect(after.getTrailer().get("Root", "AcroForm", "DR", "Font").get("Body").isNull()).toBe(true);
+  });
+
   it("drops the Type 3 glyphs and fonts no page draws, and draws the page as before", async () => {
     const doc = new mupdf.PDFDocument();
     let seed = 11;
