@@ -1,10 +1,9 @@
 import type * as mupdf from "mupdf";
+import { walkFields } from "./graft-destinations.ts";
 import { withResourceCyclesCut } from "./resource-cycles.ts";
 import { copyDictionary } from "./stamp-place.ts";
 
 const FONT_FILE_KEYS = ["FontFile", "FontFile2", "FontFile3"] as const;
-/** How deep the field tree is followed (guards against cycles in damaged files). */
-const MAX_FIELD_DEPTH = 32;
 
 /**
  * Subsets the embedded fonts to the glyphs the pages use (MuPDF's `subsetFonts`, which took one
@@ -126,15 +125,8 @@ function fontsNamedByFields(form: mupdf.PDFObject): Set<string> {
       if (match[1] !== undefined) names.add(match[1]);
     }
   };
-  const walk = (fields: mupdf.PDFObject, depth: number) => {
-    if (!fields.isArray() || depth > MAX_FIELD_DEPTH) return;
-    for (let i = 0; i < fields.length; i++) {
-      const field = fields.get(i);
-      addFrom(field);
-      walk(field.get("Kids"), depth + 1);
-    }
-  };
   addFrom(form);
-  walk(form.get("Fields"), 0);
+  const fields = form.get("Fields");
+  if (fields.isArray()) walkFields(fields, addFrom);
   return names;
 }

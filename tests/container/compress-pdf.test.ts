@@ -353,6 +353,28 @@ describe("compressPdf", () => {
     }
   });
 
+  it("reads each field of a field tree once, however often the tree names it", async () => {
+    const { doc, resources } = twoFontPage();
+    // Each level's /Kids names the next field twice (a walk along every path reads 2^12 fields).
+    let kid = doc.addObject({ FT: "Tx", T: doc.newString("Deepest"), DA: doc.newString("/Form 12 Tf 0 g") });
+    for (let level = 0; level < 12; level++) {
+      kid = doc.addObject({ T: doc.newString(`Level ${level}`), Kids: [kid, kid] });
+    }
+    const form = doc.newDictionary();
+    form.put("Fields", doc.newArray());
+    form.get("Fields").push(kid);
+    form.put("DR", doc.addObject({ Font: { Form: resources.get("Font", "Form") } }));
+    doc.getTrailer().get("Root").put("AcroForm", form);
+    const input = save(doc, "compress");
+    const get = vi.spyOn(mupdf.PDFObject.prototype, "get");
+    try {
+      await expectBodySubsetFormWhole(input);
+      expect(get.mock.calls.filter(([key]) => key === "Kids").length).toBeLessThan(200);
+    } finally {
+      get.mockRestore();
+    }
+  });
+
   it("subsets a one-byte form font to the codes of its encoding, every one drawing as before", async () => {
     const doc = new mupdf.PDFDocument();
     // A simple font can only show the 256 codes of its encoding: those are all a user can type.
