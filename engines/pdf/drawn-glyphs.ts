@@ -152,7 +152,7 @@ function fontFileCollector(files: Set<number>, fonts: Set<number>): (resources: 
     for (let resources = pending.pop(); resources !== undefined; resources = pending.pop()) {
       if (!resources.isDictionary() || !firstVisit(resources)) continue;
       resources.get("Font").forEach((font) => {
-        if (!firstVisit(font)) return;
+        if (!font.isDictionary() || !firstVisit(font)) return;
         if (font.isIndirect()) fonts.add(font.asIndirect());
         for (const descriptor of [
           font.get("FontDescriptor"),
@@ -168,7 +168,7 @@ function fontFileCollector(files: Set<number>, fonts: Set<number>): (resources: 
         pending.push(font.get("Resources"));
       });
       resources.get("XObject").forEach((xobject) => {
-        if (firstVisit(xobject)) pending.push(xobject.get("Resources"));
+        if (xobject.isDictionary() && firstVisit(xobject)) pending.push(xobject.get("Resources"));
       });
     }
   };
@@ -214,17 +214,17 @@ function runPages(
       const annotations = pdf.findPage(index).get("Annots");
       if (!annotations.isArray()) continue;
       for (let i = 0; i < annotations.length; i++) {
-        annotations
-          .get(i)
-          .get("AP")
-          .forEach((appearance) => {
-            const streams = appearance.isStream() ? [appearance] : [];
-            if (!appearance.isStream() && appearance.isDictionary())
-              appearance.forEach((state) => {
-                streams.push(state);
-              });
-            for (const stream of streams) collectFontFiles(stream.get("Resources"));
-          });
+        // Entries may be null (MuPDF.js throws a TypeError on get() of a null): dictionaries only.
+        const annotation = annotations.get(i);
+        if (!annotation.isDictionary()) continue;
+        annotation.get("AP").forEach((appearance) => {
+          const streams = appearance.isStream() ? [appearance] : [];
+          if (!appearance.isStream() && appearance.isDictionary())
+            appearance.forEach((state) => {
+              if (state.isStream()) streams.push(state);
+            });
+          for (const stream of streams) collectFontFiles(stream.get("Resources"));
+        });
       }
     }
   } finally {

@@ -375,6 +375,23 @@ describe("compressPdf", () => {
     }
   });
 
+  it("subsets the fonts of a page whose annotation list and appearances hold nulls", async () => {
+    const { doc } = twoFontPage();
+    const annotations = doc.newArray();
+    annotations.push(doc.newNull());
+    annotations.push(
+      doc.addObject({ Type: "Annot", Subtype: "Square", Rect: [0, 0, 10, 10], AP: { N: {} } }),
+    );
+    annotations.get(1).get("AP", "N").put("On", doc.newNull());
+    doc.findPage(0).put("Annots", annotations);
+    const input = save(doc, "compress");
+    const { bytes, facts } = await compress(input);
+    expect(facts.fonts_subset).toBe(true);
+    const [before, after] = [openPdf(input), openPdf(bytes)];
+    expect(fontBytes(after, "Body")).toBeLessThan(fontBytes(before, "Body") / 2);
+    expect(pageTexts(after)).toEqual(pageTexts(before));
+  });
+
   it("subsets a one-byte form font to the codes of its encoding, every one drawing as before", async () => {
     const doc = new mupdf.PDFDocument();
     // A simple font can only show the 256 codes of its encoding: those are all a user can type.
