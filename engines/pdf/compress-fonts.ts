@@ -1,9 +1,9 @@
 import type * as mupdf from "mupdf";
+import { walkFields } from "./graft-destinations.ts";
 import { withResourceCyclesCut } from "./resource-cycles.ts";
+import { copyDictionary } from "./stamp-place.ts";
 
 const FONT_FILE_KEYS = ["FontFile", "FontFile2", "FontFile3"] as const;
-/** How deep the field tree is followed (guards against cycles in damaged files). */
-const MAX_FIELD_DEPTH = 32;
 
 /**
  * Subsets the embedded fonts to the glyphs the pages use (MuPDF's `subsetFonts`, which took one
@@ -59,7 +59,15 @@ function subsetKeepingFormFonts(pdf: mupdf.PDFDocument): void {
   // A form without fields has nothing to type into: a font of its resources that no default
   // appearance names is drawn by nothing, yet kept a whole font program in the file (a full Arial
   // of 206 KB in a one-page PDF whose page uses its own subset: 0.93 of the input → 0.08).
-  for (const name of unused) formFonts.delete(name);
+  // The form gets resources of its own without them: its dictionaries may be a page's too (Scribus
+  // gives the page tree and the form one), and the page still draws with those fonts.
+  if (unused.length > 0) {
+    const resources = copyDictionary(pdf, form.get("DR"));
+    const fonts = copyDictionary(pdf, formFonts);
+    for (const name of unused) fonts.delete(name);
+    resources.put("Font", fonts);
+    form.put("DR", resources);
+  }
   const pageCount = pdf.countPages();
   try {
     if (everyCode.length > 0) pdf.insertPage(-1, everyCodePage(pdf, formFonts, everyCode));
@@ -117,15 +125,8 @@ function fontsNamedByFields(form: mupdf.PDFObject): Set<string> {
       if (match[1] !== undefined) names.add(match[1]);
     }
   };
-  const walk = (fields: mupdf.PDFObject, depth: number) => {
-    if (!fields.isArray() || depth > MAX_FIELD_DEPTH) return;
-    for (let i = 0; i < fields.length; i++) {
-      const field = fields.get(i);
-      addFrom(field);
-      walk(field.get("Kids"), depth + 1);
-    }
-  };
   addFrom(form);
-  walk(form.get("Fields"), 0);
+  const fields = form.get("Fields");
+  if (fields.isArray()) walkFields(fields, addFrom);
   return names;
 }

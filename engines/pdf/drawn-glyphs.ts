@@ -5,8 +5,6 @@ import * as mupdf from "mupdf";
  * the glyphs drawn (a 2,400-page manual would spend most of the job finding its glyphs).
  */
 const RUN_BUDGET_MS = 15_000;
-/** How deep form XObjects are followed from an annotation's appearance. */
-const MAX_DEPTH = 16;
 export const FONT_FILE_KEYS = ["FontFile", "FontFile2", "FontFile3"] as const;
 export type FontFileKey = (typeof FONT_FILE_KEYS)[number];
 
@@ -31,10 +29,11 @@ export function findDrawnGlyphs(pdf: mupdf.PDFDocument): DrawnGlyphs | null {
   const root = pdf.getTrailer().get("Root");
   const untouchable = new Set<number>();
   const untouchableFonts = new Set<number>();
-  collectFontFiles(root.get("AcroForm", "DR"), untouchable, 0, untouchableFonts);
+  const collectFontFiles = fontFileCollector(untouchable, untouchableFonts);
+  collectFontFiles(root.get("AcroForm", "DR"));
   const started = performance.now();
   const used = new Map<string, Set<number>>();
-  if (runPages(pdf, untouchable, untouchableFonts, used, started) === null) return null;
+  if (runPages(pdf, collectFontFiles, used, started) === null) return null;
   if (!root.get("OCProperties").isNull()) {
     if (showsWhileOff(pdf)) return null;
     const hidden: number[] = [];
@@ -44,7 +43,7 @@ export function findDrawnGlyphs(pdf: mupdf.PDFDocument): DrawnGlyphs | null {
         pdf.setLayerVisible(layer, true);
         hidden.push(layer);
       }
-      if (runPages(pdf, untouchable, untouchableFonts, used, started) === null) return null;
+      if (runPages(pdf, collectFontFiles, used, started) === null) return null;
     } finally {
       for (const layer of hidden) pdf.setLayerVisible(layer, false);
     }
@@ -132,42 +131,56 @@ export function glyphsOf(names: Iterable<string>, used: Map<string, Set<number>>
 }
 
 /**
- * Adds the font programs (/FontFile, /FontFile2, /FontFile3) of every font in a resources
- * dictionary (and its forms) to `files`, and the font objects themselves to `fonts`.
+ * A walker that adds the font programs (/FontFile, /FontFile2, /FontFile3) of every font in a
+ * resources dictionary, its forms and its Type 3 fonts' resources to `files`, and the font objects
+ * themselves to `fonts`. Each indirect object is visited once over all the calls: forms share
+ * resources (a Scribus form names every form before it, each naming those before it), and a walk
+ * that followed every path ran through millions of them (4 GB, minutes, on 22 forms), and a loop
+ * ends at its repeat.
  */
-function collectFontFiles(
-  resources: mupdf.PDFObject,
-  files: Set<number>,
-  depth: number,
-  fonts: Set<number>,
-): void {
-  if (!resources.isDictionary() || depth > MAX_DEPTH) return;
-  resources.get("Font").forEach((font) => {
-    if (font.isIndirect()) fonts.add(font.asIndirect());
-    for (const descriptor of [font.get("FontDescriptor"), font.get("DescendantFonts", 0, "FontDescriptor")]) {
-      if (!descriptor.isDictionary()) continue;
-      for (const key of FONT_FILE_KEYS) {
-        const file = descriptor.get(key);
-        if (file.isIndirect()) files.add(file.asIndirect());
-      }
+function fontFileCollector(files: Set<number>, fonts: Set<number>): (resources: mupdf.PDFObject) => void {
+  const seen = new Set<number>();
+  const firstVisit = (object: mupdf.PDFObject): boolean => {
+    if (!object.isIndirect()) return true;
+    const num = object.asIndirect();
+    if (seen.has(num)) return false;
+    seen.add(num);
+    return true;
+  };
+  return (start) => {
+    const pending = [start];
+    for (let resources = pending.pop(); resources !== undefined; resources = pending.pop()) {
+      if (!resources.isDictionary() || !firstVisit(resources)) continue;
+      resources.get("Font").forEach((font) => {
+        if (!font.isDictionary() || !firstVisit(font)) return;
+        if (font.isIndirect()) fonts.add(font.asIndirect());
+        for (const descriptor of [
+          font.get("FontDescriptor"),
+          font.get("DescendantFonts", 0, "FontDescriptor"),
+        ]) {
+          if (!descriptor.isDictionary()) continue;
+          for (const key of FONT_FILE_KEYS) {
+            const file = descriptor.get(key);
+            if (file.isIndirect()) files.add(file.asIndirect());
+          }
+        }
+        // Type 3 glyphs may draw with other fonts.
+        pending.push(font.get("Resources"));
+      });
+      resources.get("XObject").forEach((xobject) => {
+        if (xobject.isDictionary() && firstVisit(xobject)) pending.push(xobject.get("Resources"));
+      });
     }
-    // Type 3 glyphs may draw with other fonts.
-    collectFontFiles(font.get("Resources"), files, depth + 1, fonts);
-  });
-  resources.get("XObject").forEach((xobject) => {
-    collectFontFiles(xobject.get("Resources"), files, depth + 1, fonts);
-  });
+  };
 }
 
 /**
  * Glyph numbers drawn per font name by every page (null when the run takes longer than its
- * budget); the font files of annotation appearances go to `untouchable`, their font objects to
- * `untouchableFonts`.
+ * budget); the resources of annotation appearances go to `collectFontFiles`.
  */
 function runPages(
   pdf: mupdf.PDFDocument,
-  untouchable: Set<number>,
-  untouchableFonts: Set<number>,
+  collectFontFiles: (resources: mupdf.PDFObject) => void,
   used: Map<string, Set<number>>,
   started: number,
 ): Map<string, Set<number>> | null {
@@ -201,18 +214,17 @@ function runPages(
       const annotations = pdf.findPage(index).get("Annots");
       if (!annotations.isArray()) continue;
       for (let i = 0; i < annotations.length; i++) {
-        annotations
-          .get(i)
-          .get("AP")
-          .forEach((appearance) => {
-            const streams = appearance.isStream() ? [appearance] : [];
-            if (!appearance.isStream() && appearance.isDictionary())
-              appearance.forEach((state) => {
-                streams.push(state);
-              });
-            for (const stream of streams)
-              collectFontFiles(stream.get("Resources"), untouchable, 0, untouchableFonts);
-          });
+        // Entries may be null (MuPDF.js throws a TypeError on get() of a null): dictionaries only.
+        const annotation = annotations.get(i);
+        if (!annotation.isDictionary()) continue;
+        annotation.get("AP").forEach((appearance) => {
+          const streams = appearance.isStream() ? [appearance] : [];
+          if (!appearance.isStream() && appearance.isDictionary())
+            appearance.forEach((state) => {
+              if (state.isStream()) streams.push(state);
+            });
+          for (const stream of streams) collectFontFiles(stream.get("Resources"));
+        });
       }
     }
   } finally {

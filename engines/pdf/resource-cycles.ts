@@ -76,7 +76,9 @@ export function resourceCycles(pdf: mupdf.PDFDocument): Cut[] {
     const annotations = page.get("Annots");
     if (!annotations.isArray()) continue;
     for (let i = 0; i < annotations.length; i++) {
-      const appearances = annotations.get(i).get("AP");
+      // An entry may be null (MuPDF.js throws a TypeError on get() of a null).
+      const annotation = annotations.get(i);
+      const appearances = annotation.isDictionary() ? annotation.get("AP") : annotation;
       if (!appearances.isDictionary()) continue;
       for (const kind of APPEARANCES) visitAppearance(appearances.get(kind));
     }

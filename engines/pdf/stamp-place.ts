@@ -73,7 +73,7 @@ function freeName(dictionary: mupdf.PDFObject, prefix: string): string {
 }
 
 /** A shallow copy of `source` (a dictionary, or nothing) as a new direct dictionary. */
-function copyDictionary(doc: mupdf.PDFDocument, source: mupdf.PDFObject): mupdf.PDFObject {
+export function copyDictionary(doc: mupdf.PDFDocument, source: mupdf.PDFObject): mupdf.PDFObject {
   const copy = doc.newDictionary();
   if (source.isDictionary()) {
     source.forEach((value, key) => {

@@ -133,7 +133,9 @@ function reachablePatterns(page: mupdf.PDFObject): mupdf.PDFObject[] {
   const patterns: mupdf.PDFObject[] = [];
   const seen = new Set<number>();
   const pending: mupdf.PDFObject[] = [page.getInheritable("Resources")];
+  // Entries may be null (MuPDF.js throws a TypeError on get() of a null): only dictionaries are read.
   const follow = (object: mupdf.PDFObject) => {
+    if (!object.isDictionary()) return;
     if (object.isIndirect()) {
       if (seen.has(object.asIndirect())) return;
       seen.add(object.asIndirect());
@@ -146,9 +148,10 @@ function reachablePatterns(page: mupdf.PDFObject): mupdf.PDFObject[] {
   };
   const annotations = page.get("Annots");
   for (let i = 0; annotations.isArray() && i < annotations.length; i++) {
-    const appearances = annotations.get(i).get("AP");
+    const annotation = annotations.get(i);
+    const appearances = annotation.isDictionary() ? annotation.get("AP") : undefined;
     for (const kind of APPEARANCES) {
-      const appearance = appearances.isDictionary() ? appearances.get(kind) : undefined;
+      const appearance = appearances?.isDictionary() ? appearances.get(kind) : undefined;
       if (appearance?.isStream()) follow(appearance);
       else if (appearance?.isDictionary())
         appearance.forEach((state) => {
@@ -162,11 +165,12 @@ function reachablePatterns(page: mupdf.PDFObject): mupdf.PDFObject[] {
       const entries = resources.get(category);
       if (!entries.isDictionary()) continue;
       entries.forEach((entry) => {
+        if (!entry.isDictionary()) return;
         // Images and fonts other than Type 3 hold no drawing of their own.
         const subtype = entry.get("Subtype");
         if (category === "XObject" && subtype.asName() !== "Form") return;
         if (category === "Font" && subtype.asName() !== "Type3") return;
-        if (entry.isDictionary()) follow(entry);
+        follow(entry);
       });
     }
   }

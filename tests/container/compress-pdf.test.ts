@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import * as mupdf from "mupdf";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { AppError } from "../../contract/index.ts";
 import { compressPdf } from "../../engines/pdf/compress.ts";
 import { cffGlyphCount } from "../../engines/pdf/compress-font-programs.ts";
@@ -232,6 +232,45 @@ function type1FontProgram(bytes: Uint8Array): Uint8Array {
     .asUint8Array();
 }
 
+/**
+ * A page showing "Hello" in Times (font /Body) and "World" in Helvetica (/Form), both composite
+ * CFF fonts embedded whole.
+ */
+function twoFontPage() {
+  const doc = new mupdf.PDFDocument();
+  const times = new mupdf.Font("Times-Roman");
+  const helvetica = new mupdf.Font("Helvetica");
+  const resources = doc.addObject({ Font: { Body: doc.addFont(times), Form: doc.addFont(helvetica) } });
+  const contents = `BT /Body 24 Tf 72 720 Td <${glyphIds(times, "Hello")}> Tj ET BT /Form 24 Tf 72 680 Td <${glyphIds(helvetica, "World")}> Tj ET`;
+  doc.insertPage(-1, doc.addPage([0, 0, 595, 842], 0, resources, contents));
+  return { doc, resources, helvetica };
+}
+
+/** `text` in `font` as a two-byte hex string (Identity-H codes). */
+function glyphIds(font: mupdf.Font, text: string): string {
+  return [...text].map((c) => font.encodeCharacter(c).toString(16).padStart(4, "0")).join("");
+}
+
+/** The size of the program of the composite font `name` of page 1 (its own or inherited resources). */
+function fontBytes(pdf: mupdf.PDFDocument, name: string): number {
+  return pdf
+    .findPage(0)
+    .getInheritable("Resources")
+    .get("Font", name, "DescendantFonts", 0, "FontDescriptor", "FontFile3")
+    .readStream()
+    .getLength();
+}
+
+/** Compresses a twoFontPage PDF: the page's font cut, the form's kept whole, the text as before. */
+async function expectBodySubsetFormWhole(input: Uint8Array): Promise<void> {
+  const { bytes, facts } = await compress(input);
+  expect(facts.fonts_subset).toBe(true);
+  const [before, after] = [openPdf(input), openPdf(bytes)];
+  expect(fontBytes(after, "Body")).toBeLessThan(fontBytes(before, "Body") / 2);
+  expect(fontBytes(after, "Form")).toBe(fontBytes(before, "Form"));
+  expect(pageTexts(after)).toEqual(pageTexts(before));
+}
+
 describe("compressPdf", () => {
   const input = photoPdf();
 
@@ -272,31 +311,87 @@ describe("compressPdf", () => {
   });
 
   it("subsets the fonts pages use, but keeps whole the font form fields are filled with", async () => {
-    const doc = new mupdf.PDFDocument();
-    const times = new mupdf.Font("Times-Roman");
-    const helvetica = new mupdf.Font("Helvetica");
-    const glyphs = (font: mupdf.Font, text: string) =>
-      [...text].map((c) => font.encodeCharacter(c).toString(16).padStart(4, "0")).join("");
-    const resources = doc.addObject({ Font: { Body: doc.addFont(times), Form: doc.addFont(helvetica) } });
-    const contents = `BT /Body 24 Tf 72 720 Td <${glyphs(times, "Hello")}> Tj ET BT /Form 24 Tf 72 680 Td <${glyphs(helvetica, "World")}> Tj ET`;
-    doc.insertPage(-1, doc.addPage([0, 0, 595, 842], 0, resources, contents));
+    const { doc, resources } = twoFontPage();
     const form = doc.newDictionary();
     form.put("Fields", doc.newArray());
     form.put("DA", doc.newString("/Form 12 Tf 0 g"));
     form.put("DR", doc.addObject({ Font: { Form: resources.get("Font", "Form") } }));
     doc.getTrailer().get("Root").put("AcroForm", form);
     const input = save(doc, "compress");
-    const fontBytes = (pdf: mupdf.PDFDocument, name: string) =>
-      pdf
-        .findPage(0)
-        .get("Resources", "Font", name, "DescendantFonts", 0, "FontDescriptor", "FontFile3")
-        .readStream()
-        .getLength();
+    await expectBodySubsetFormWhole(input);
+  });
+
+  it("subsets the fonts of a form whose forms share their resources, reading each form once", async () => {
+    const { doc, resources, helvetica } = twoFontPage();
+    // As Scribus writes its form appearances: each form's resources name every form before it, and
+    // the first form the font. A walk along every path reads 2^13 forms here (millions on 22 forms).
+    const forms: mupdf.PDFObject[] = [];
+    for (let index = 0; index < 14; index++) {
+      const earlier = Object.fromEntries(forms.map((form, at) => [`RE${at}`, form]));
+      const formResources =
+        index === 0 ? { Font: { Form: resources.get("Font", "Form") } } : { XObject: earlier };
+      const shown = index === 0 ? `BT /Form 12 Tf <${glyphIds(helvetica, "4")}> Tj ET` : "";
+      const form = doc.addStream(shown, { Type: "XObject", Subtype: "Form", BBox: [0, 0, 12, 12] });
+      form.put("Resources", doc.addObject(formResources));
+      forms.push(form);
+    }
+    // The page inherits its resources from the page tree, and the form's are the same dictionary.
+    resources.put("XObject", doc.addObject({ Top: forms.at(-1) }));
+    doc.findPage(0).delete("Resources");
+    doc.getTrailer().get("Root", "Pages").put("Resources", resources);
+    const form = doc.newDictionary();
+    form.put("Fields", doc.newArray());
+    form
+      .get("Fields")
+      .push(doc.addObject({ FT: "Tx", T: doc.newString("Total"), DA: doc.newString("/Form 12 Tf 0 g") }));
+    form.put("DR", resources);
+    doc.getTrailer().get("Root").put("AcroForm", form);
+    const input = save(doc, "compress");
+    const forEach = vi.spyOn(mupdf.PDFObject.prototype, "forEach");
+    try {
+      await expectBodySubsetFormWhole(input);
+      expect(forEach.mock.calls.length).toBeLessThan(1_000);
+    } finally {
+      forEach.mockRestore();
+    }
+  });
+
+  it("reads each field of a field tree once, however often the tree names it", async () => {
+    const { doc, resources } = twoFontPage();
+    // Each level's /Kids names the next field twice (a walk along every path reads 2^12 fields).
+    let kid = doc.addObject({ FT: "Tx", T: doc.newString("Deepest"), DA: doc.newString("/Form 12 Tf 0 g") });
+    for (let level = 0; level < 12; level++) {
+      kid = doc.addObject({ T: doc.newString(`Level ${level}`), Kids: [kid, kid] });
+    }
+    const form = doc.newDictionary();
+    form.put("Fields", doc.newArray());
+    form.get("Fields").push(kid);
+    form.put("DR", doc.addObject({ Font: { Form: resources.get("Font", "Form") } }));
+    doc.getTrailer().get("Root").put("AcroForm", form);
+    const input = save(doc, "compress");
+    const get = vi.spyOn(mupdf.PDFObject.prototype, "get");
+    try {
+      await expectBodySubsetFormWhole(input);
+      expect(get.mock.calls.filter(([key]) => key === "Kids").length).toBeLessThan(200);
+    } finally {
+      get.mockRestore();
+    }
+  });
+
+  it("subsets the fonts of a page whose annotation list and appearances hold nulls", async () => {
+    const { doc } = twoFontPage();
+    const annotations = doc.newArray();
+    annotations.push(doc.newNull());
+    annotations.push(
+      doc.addObject({ Type: "Annot", Subtype: "Square", Rect: [0, 0, 10, 10], AP: { N: {} } }),
+    );
+    annotations.get(1).get("AP", "N").put("On", doc.newNull());
+    doc.findPage(0).put("Annots", annotations);
+    const input = save(doc, "compress");
     const { bytes, facts } = await compress(input);
     expect(facts.fonts_subset).toBe(true);
     const [before, after] = [openPdf(input), openPdf(bytes)];
     expect(fontBytes(after, "Body")).toBeLessThan(fontBytes(before, "Body") / 2);
-    expect(fontBytes(after, "Form")).toBe(fontBytes(before, "Form"));
     expect(pageTexts(after)).toEqual(pageTexts(before));
   });
 
@@ -365,6 +460,21 @@ describe("compressPdf", () => {
     const formFonts = after.getTrailer().get("Root", "AcroForm", "DR", "Font");
     expect(formFonts.get("Helv").isDictionary()).toBe(true);
     expect(formFonts.get("Arial").isNull()).toBe(true);
+  });
+
+  it("keeps the fonts of a page whose resources are also the resources of a form without fields", async () => {
+    const { doc, resources } = twoFontPage();
+    const form = doc.newDictionary();
+    form.put("Fields", doc.newArray());
+    form.put("DR", resources);
+    doc.getTrailer().get("Root").put("AcroForm", form);
+    const input = save(doc, "compress");
+    const { bytes } = await compress(input);
+    const [before, after] = [openPdf(input), openPdf(bytes)];
+    expect(pageTexts(after)).toEqual(pageTexts(before));
+    expect(fontBytes(after, "Body")).toBeLessThan(fontBytes(before, "Body") / 2);
+    expect(fontBytes(after, "Form")).toBeLessThan(fontBytes(before, "Form") / 2);
+    expect(after.getTrailer().get("Root", "AcroForm", "DR", "Font").get("Body").isNull()).toBe(true);
   });
 
   it("drops the Type 3 glyphs and fonts no page draws, and draws the page as before", async () => {

@@ -92,6 +92,25 @@ describe("tiling patterns without a usable step", () => {
     expect(patternOf(doc).get("YStep").asNumber()).toBe(0);
   });
 
+  it("are found on pages whose annotations and resources hold nulls, which are passed over", async () => {
+    const doc = new mupdf.PDFDocument(patternPdf({ y: 0 }));
+    const page = doc.findPage(0);
+    const annotations = doc.newArray();
+    annotations.push(doc.newNull());
+    annotations.push(doc.addObject({ Type: "Annot", Subtype: "Square", Rect: [0, 0, 10, 10] }));
+    page.put("Annots", annotations);
+    const resources = page.get("Resources");
+    resources.put("XObject", doc.addObject({ X0: doc.newNull() }));
+    resources.put("ExtGState", doc.addObject({ GS0: { SMask: { S: "Luminosity" } }, GS1: doc.newNull() }));
+    const repairs = tilingRepairs(doc, 0, 300 / 72);
+    expect(repairs.map(({ key, step }) => [key, step])).toEqual([
+      ["XStep", CELL],
+      ["YStep", CELL],
+    ]);
+    const reopened = mupdf.Document.openDocument(save(doc, ""), "application/pdf");
+    expect((await renderPage(reopened, 0, 72)).jpeg.length).toBeGreaterThan(0);
+  });
+
   it("leave patterns with sound steps alone, overlapping cells included", () => {
     for (const steps of [
       { x: CELL, y: CELL },
