@@ -1,6 +1,6 @@
 import * as mupdf from "mupdf";
-import { copyDictionary } from "./compress-type1-cff.ts";
 import { type DrawnGlyphs, glyphsOf } from "./drawn-glyphs.ts";
+import { copyDictionary } from "./stamp-place.ts";
 
 /** Simple font types whose codes reach glyphs by name only (the /Differences names). */
 const NAMED_GLYPH_FONTS = new Set(["Type1", "MMType1"]);

@@ -2,6 +2,7 @@ import { deflateSync } from "node:zlib";
 import * as mupdf from "mupdf";
 import { readType1Program } from "./compress-type1.ts";
 import { type DrawnGlyphs, glyphsOf } from "./drawn-glyphs.ts";
+import { copyDictionary } from "./stamp-place.ts";
 import { type1ToCff } from "./type1-to-cff.ts";
 
 /**
@@ -121,15 +122,6 @@ function drawsTheSame(pdf: mupdf.PDFDocument, font: mupdf.PDFObject, cff: mupdf.
     before.some((value) => value < 128) &&
     before.every((value, index) => Math.abs(value - (after[index] ?? 0)) <= 64)
   );
-}
-
-/** A new direct dictionary with the entries of `dictionary` (the values shared, not copied). */
-export function copyDictionary(pdf: mupdf.PDFDocument, dictionary: mupdf.PDFObject): mupdf.PDFObject {
-  const out = pdf.newDictionary();
-  dictionary.forEach((value, key) => {
-    out.put(String(key), value);
-  });
-  return out;
 }
 
 /** Every code 0–255 of `font` drawn on a temporary page, as grey pixels. */
