@@ -4,6 +4,7 @@ import { cffGlyphCount, cffName, cidsByGlyph } from "./cff-tables.ts";
 import { postScriptName } from "./compress-font-collections.ts";
 import { type DrawnGlyphs, fontFiles, glyphsOf } from "./drawn-glyphs.ts";
 import { type HarfBuzz, subsetSfnt } from "./harfbuzz-subset.ts";
+import { pruneCmap } from "./sfnt-cmap.ts";
 import { readTables, writeSfnt } from "./sfnt-tables.ts";
 
 /** Side of the square each glyph is drawn in when the subset is checked against the original. */
@@ -16,8 +17,9 @@ const MAX_CHECKED_GLYPHS = 4096;
  * programs to the glyphs the pages draw with HarfBuzz's subsetter (hb-subset), which reads fonts
  * MuPDF's subsetter refuses (a truncated `loca`, a cmap of format 2, a CFF index it reads as out
  * of bounds) and, unlike it, cuts CFF subroutines and simple Type1C fonts. Glyph ids stay the same
- * (the content streams and CIDToGIDMap name glyphs by id), a TrueType font keeps its own `cmap`
- * (simple fonts pick glyphs through it) and glyph names stay (CFF charset, `post`). The subset
+ * (the content streams and CIDToGIDMap name glyphs by id; a CID-keyed CFF program keeps its CIDs,
+ * see `subsetCff`), a TrueType font keeps its own `cmap` for the glyphs kept (simple fonts pick
+ * glyphs through it) and glyph names stay (CFF charset, `post`). The subset
  * replaces the program only when every glyph drawn renders pixel for pixel as before, every
  * Unicode value keeps its glyph, and it deflates smaller than the program it replaces. Fonts
  * anything could draw outside the run of the pages (see `DrawnGlyphs`) are left whole. Returns how
@@ -45,7 +47,7 @@ export function subsetFontPrograms(pdf: mupdf.PDFDocument, drawn: DrawnGlyphs, h
             ? subsetCff(harfBuzz, font, glyphs, hinting)
             : subsetTrueType(harfBuzz, font, glyphs, hinting);
           if (candidate === null || deflateSync(candidate).length >= deflateSync(font).length) continue;
-          if (!drawsTheSame(font, candidate, glyphs, bareCff)) continue;
+          if (!drawsTheSame(font, candidate, glyphs)) continue;
           cut = candidate;
           break;
         }
@@ -62,9 +64,9 @@ export function subsetFontPrograms(pdf: mupdf.PDFDocument, drawn: DrawnGlyphs, h
 }
 
 /**
- * A TrueType or OpenType program cut to `glyphs`, with its original `cmap` (HarfBuzz keeps only
- * Unicode subtables, and drops formats it does not read; a simple font picks glyphs through the
- * (3,0) or (1,0) subtables).
+ * A TrueType or OpenType program cut to `glyphs`, with its original `cmap` cut to the codes of the
+ * glyphs kept (HarfBuzz keeps only Unicode subtables, and drops formats it does not read; a simple
+ * font picks glyphs through the (3,0) or (1,0) subtables), or whole when it does not read.
  */
 function subsetTrueType(
   harfBuzz: HarfBuzz,
@@ -78,7 +80,7 @@ function subsetTrueType(
   if (original === null || tables === null) return null;
   const cmap = original.get("cmap");
   if (cmap === undefined) tables.delete("cmap");
-  else tables.set("cmap", cmap);
+  else tables.set("cmap", pruneCmap(cmap, (glyph) => glyphs.has(glyph)) ?? cmap);
   return writeSfnt(tables);
 }
 
@@ -136,16 +138,15 @@ export function programName(font: Uint8Array, bareCff: boolean): string {
 
 /**
  * Whether `cut` draws every glyph of `glyphs` exactly as `font` does (rendered in a grid and
- * compared pixel for pixel) and, `byNames`, maps every Unicode value of the Basic Multilingual
- * Plane that reaches one of them to the same glyph (FreeType derives that map from glyph names in
- * a CFF font: a simple font picks its glyphs by name).
+ * compared pixel for pixel) and maps every Unicode value of the Basic Multilingual Plane that
+ * reaches one of them to the same glyph (through the cut `cmap` of a TrueType font; FreeType
+ * derives that map from glyph names in a CFF font: a simple font picks its glyphs by name).
  */
-function drawsTheSame(font: Uint8Array, cut: Uint8Array, glyphs: Set<number>, byNames: boolean): boolean {
+function drawsTheSame(font: Uint8Array, cut: Uint8Array, glyphs: Set<number>): boolean {
   const before = new mupdf.Font("before", font);
   const after = new mupdf.Font("after", cut);
   try {
-    // A TrueType subset keeps the original cmap: only a CFF one maps characters through its names.
-    for (let unicode = 1; byNames && unicode < 0x10000; unicode++) {
+    for (let unicode = 1; unicode < 0x10000; unicode++) {
       const glyph = before.encodeCharacter(unicode);
       if (glyph > 0 && glyphs.has(glyph) && after.encodeCharacter(unicode) !== glyph) return false;
     }
