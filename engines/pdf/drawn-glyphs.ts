@@ -14,7 +14,10 @@ export type FontFileKey = (typeof FONT_FILE_KEYS)[number];
 export interface DrawnGlyphs {
   /** Glyph numbers (as MuPDF draws them: the font program's glyph ids) per font name. */
   readonly used: Map<string, Set<number>>;
-  /** Font programs anything could draw outside the run: a form's (typed values), annotations'. */
+  /**
+   * Font programs anything could draw outside the run: a form's (typed values), annotations', and
+   * those Type 3 glyph procedures draw with.
+   */
   readonly untouchable: Set<number>;
   /** The font objects of those. */
   readonly untouchableFonts: Set<number>;
@@ -35,6 +38,11 @@ export function findDrawnGlyphs(pdf: mupdf.PDFDocument): DrawnGlyphs | null {
   const started = performance.now();
   const used = new Map<string, Set<number>>();
   if (runPages(pdf, untouchable, untouchableFonts, used, started) === null) return null;
+  // The run reports a Type 3 glyph as drawn, not what its procedure draws with other fonts.
+  if ([...used.keys()].some((name) => name.startsWith("Type3"))) {
+    for (const resources of type3Resources(pdf))
+      collectFontFiles(resources, untouchable, 0, untouchableFonts);
+  }
   if (!root.get("OCProperties").isNull()) {
     if (showsWhileOff(pdf)) return null;
     const hidden: number[] = [];
@@ -141,8 +149,7 @@ function collectFontFiles(
   depth: number,
   fonts: Set<number>,
 ): void {
-  if (!resources.isDictionary() || depth > MAX_DEPTH) return;
-  resources.get("Font").forEach((font) => {
+  for (const font of fontsIn(resources, depth)) {
     if (font.isIndirect()) fonts.add(font.asIndirect());
     for (const descriptor of [font.get("FontDescriptor"), font.get("DescendantFonts", 0, "FontDescriptor")]) {
       if (!descriptor.isDictionary()) continue;
@@ -151,12 +158,34 @@ function collectFontFiles(
         if (file.isIndirect()) files.add(file.asIndirect());
       }
     }
-    // Type 3 glyphs may draw with other fonts.
-    collectFontFiles(font.get("Resources"), files, depth + 1, fonts);
+  }
+}
+
+/**
+ * The fonts of a resources dictionary, of the forms it names and of the glyph procedures of its
+ * Type 3 fonts (which may draw with other fonts), followed to a depth of 16.
+ */
+export function fontsIn(resources: mupdf.PDFObject, depth = 0): mupdf.PDFObject[] {
+  if (!resources.isDictionary() || depth > MAX_DEPTH) return [];
+  const fonts: mupdf.PDFObject[] = [];
+  resources.get("Font").forEach((font) => {
+    fonts.push(font, ...fontsIn(font.get("Resources"), depth + 1));
   });
   resources.get("XObject").forEach((xobject) => {
-    collectFontFiles(xobject.get("Resources"), files, depth + 1, fonts);
+    fonts.push(...fontsIn(xobject.get("Resources"), depth + 1));
   });
+  return fonts;
+}
+
+/** The resources dictionaries of the document's Type 3 fonts (their glyph procedures' fonts). */
+export function type3Resources(pdf: mupdf.PDFDocument): mupdf.PDFObject[] {
+  const resources: mupdf.PDFObject[] = [];
+  for (let num = 1; num < pdf.countObjects(); num++) {
+    const font = pdf.newIndirect(num);
+    if (font.isDictionary() && font.get("Subtype").isName() && font.get("Subtype").asName() === "Type3")
+      resources.push(font.get("Resources"));
+  }
+  return resources;
 }
 
 /**

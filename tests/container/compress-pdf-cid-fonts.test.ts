@@ -186,4 +186,35 @@ describe("compressPdf on composite fonts", () => {
     expect(pageTexts(openPdf(bytes))).toEqual(pageTexts(openPdf(input)));
     expect(samePixels(pixels(bytes), pixels(input))).toBe(true);
   });
+
+  it("keeps whole a font that a Type 3 glyph procedure draws with, drawing the page as before", async () => {
+    const doc = new mupdf.PDFDocument();
+    const font = new mupdf.Font("Liberation Sans", liberationSans());
+    const composite = doc.addFont(font);
+    const glyphs = (text: string) => [...text].map((char) => hex4(font.encodeCharacter(char))).join("");
+    // Glyph "a" of the Type 3 font draws a W with the composite font, which the page uses too.
+    const procedure = doc.addStream(
+      new TextEncoder().encode(`1000 0 d0 BT /G 800 Tf 0 0 Td <${glyphs("W")}> Tj ET`),
+      {},
+    );
+    const type3 = doc.addObject({
+      Type: doc.newName("Font"),
+      Subtype: doc.newName("Type3"),
+      FontBBox: [0, 0, 1000, 1000],
+      FontMatrix: [0.001, 0, 0, 0.001, 0, 0],
+      CharProcs: { a: procedure },
+      Encoding: { Type: doc.newName("Encoding"), Differences: [97, doc.newName("a")] },
+      FirstChar: 97,
+      LastChar: 97,
+      Widths: [1000],
+      Resources: { Font: { G: composite } },
+    });
+    const resources = doc.addObject({ Font: { T: type3, G: composite } });
+    const content = `BT /T 50 Tf 72 700 Td (a) Tj ET BT /G 30 Tf 72 600 Td <${glyphs("Hello")}> Tj ET`;
+    doc.insertPage(-1, doc.addPage([0, 0, 595, 842], 0, resources, content));
+    const input = save(doc, "compress");
+    const bytes = await compress(input);
+    expect(samePixels(pixels(bytes), pixels(input))).toBe(true);
+    expect(pageTexts(openPdf(bytes))).toEqual(pageTexts(openPdf(input)));
+  });
 });
