@@ -34,14 +34,13 @@ export function findDrawnGlyphs(pdf: mupdf.PDFDocument): DrawnGlyphs | null {
   const root = pdf.getTrailer().get("Root");
   const untouchable = new Set<number>();
   const untouchableFonts = new Set<number>();
-  collectFontFiles(root.get("AcroForm", "DR"), untouchable, 0, untouchableFonts);
+  collectFontFiles(root.get("AcroForm", "DR"), untouchable, untouchableFonts);
   const started = performance.now();
   const used = new Map<string, Set<number>>();
   if (runPages(pdf, untouchable, untouchableFonts, used, started) === null) return null;
   // The run reports a Type 3 glyph as drawn, not what its procedure draws with other fonts.
   if ([...used.keys()].some((name) => name.startsWith("Type3"))) {
-    for (const resources of type3Resources(pdf))
-      collectFontFiles(resources, untouchable, 0, untouchableFonts);
+    for (const resources of type3Resources(pdf)) collectFontFiles(resources, untouchable, untouchableFonts);
   }
   if (!root.get("OCProperties").isNull()) {
     if (showsWhileOff(pdf)) return null;
@@ -143,13 +142,8 @@ export function glyphsOf(names: Iterable<string>, used: Map<string, Set<number>>
  * Adds the font programs (/FontFile, /FontFile2, /FontFile3) of every font in a resources
  * dictionary (and its forms) to `files`, and the font objects themselves to `fonts`.
  */
-function collectFontFiles(
-  resources: mupdf.PDFObject,
-  files: Set<number>,
-  depth: number,
-  fonts: Set<number>,
-): void {
-  for (const font of fontsIn(resources, depth)) {
+function collectFontFiles(resources: mupdf.PDFObject, files: Set<number>, fonts: Set<number>): void {
+  for (const font of fontsIn(resources)) {
     if (font.isIndirect()) fonts.add(font.asIndirect());
     for (const descriptor of [font.get("FontDescriptor"), font.get("DescendantFonts", 0, "FontDescriptor")]) {
       if (!descriptor.isDictionary()) continue;
@@ -163,17 +157,30 @@ function collectFontFiles(
 
 /**
  * The fonts of a resources dictionary, of the forms it names and of the glyph procedures of its
- * Type 3 fonts (which may draw with other fonts), followed to a depth of 16.
+ * Type 3 fonts (which may draw with other fonts), followed to a depth of 16. Each object is visited
+ * once: forms sharing their sub-forms made a walk of every path exponential (one PDF never ended).
  */
-export function fontsIn(resources: mupdf.PDFObject, depth = 0): mupdf.PDFObject[] {
-  if (!resources.isDictionary() || depth > MAX_DEPTH) return [];
+export function fontsIn(resources: mupdf.PDFObject): mupdf.PDFObject[] {
   const fonts: mupdf.PDFObject[] = [];
-  resources.get("Font").forEach((font) => {
-    fonts.push(font, ...fontsIn(font.get("Resources"), depth + 1));
-  });
-  resources.get("XObject").forEach((xobject) => {
-    fonts.push(...fontsIn(xobject.get("Resources"), depth + 1));
-  });
+  const seen = new Set<number>();
+  const first = (object: mupdf.PDFObject) => {
+    if (!object.isIndirect()) return true;
+    if (seen.has(object.asIndirect())) return false;
+    seen.add(object.asIndirect());
+    return true;
+  };
+  const visit = (dictionary: mupdf.PDFObject, depth: number) => {
+    if (!dictionary.isDictionary() || depth > MAX_DEPTH || !first(dictionary)) return;
+    dictionary.get("Font").forEach((font) => {
+      if (!first(font)) return;
+      fonts.push(font);
+      visit(font.get("Resources"), depth + 1);
+    });
+    dictionary.get("XObject").forEach((xobject) => {
+      if (first(xobject)) visit(xobject.get("Resources"), depth + 1);
+    });
+  };
+  visit(resources, 0);
   return fonts;
 }
 
@@ -240,7 +247,7 @@ function runPages(
                 streams.push(state);
               });
             for (const stream of streams)
-              collectFontFiles(stream.get("Resources"), untouchable, 0, untouchableFonts);
+              collectFontFiles(stream.get("Resources"), untouchable, untouchableFonts);
           });
       }
     }
