@@ -1,4 +1,5 @@
 import type * as mupdf from "mupdf";
+import { fontsIn, type3Resources } from "./drawn-glyphs.ts";
 import { walkFields } from "./graft-destinations.ts";
 import { withResourceCyclesCut } from "./resource-cycles.ts";
 import { copyDictionary } from "./stamp-place.ts";
@@ -22,7 +23,18 @@ const FONT_FILE_KEYS = ["FontFile", "FontFile2", "FontFile3"] as const;
  * follows them until MuPDF traps.
  */
 export function subsetFonts(pdf: mupdf.PDFDocument): void {
-  withResourceCyclesCut(pdf, () => subsetKeepingFormFonts(pdf));
+  withResourceCyclesCut(pdf, () => {
+    // The subsetter counts the glyphs of the pages, not those Type 3 glyph procedures draw with
+    // other fonts (a glyph only a procedure drew went missing): those fonts stay whole.
+    const detached = type3Resources(pdf)
+      .flatMap((resources) => fontsIn(resources))
+      .flatMap(detachPrograms);
+    try {
+      subsetKeepingFormFonts(pdf);
+    } finally {
+      reattach(detached);
+    }
+  });
 }
 
 function subsetKeepingFormFonts(pdf: mupdf.PDFDocument): void {
@@ -35,7 +47,7 @@ function subsetKeepingFormFonts(pdf: mupdf.PDFDocument): void {
   const xfa = !form.get("XFA").isNull();
   const named = xfa ? null : fontsNamedByFields(form);
   const everyCode: string[] = [];
-  const detached: { descriptor: mupdf.PDFObject; key: string; file: mupdf.PDFObject }[] = [];
+  const detached: Detached[] = [];
   const unused: string[] = [];
   formFonts.forEach((font, name) => {
     if (named !== null && !named.has(String(name))) {
@@ -46,15 +58,7 @@ function subsetKeepingFormFonts(pdf: mupdf.PDFDocument): void {
       everyCode.push(String(name));
       return;
     }
-    for (const descriptor of [font.get("FontDescriptor"), font.get("DescendantFonts", 0, "FontDescriptor")]) {
-      if (!descriptor.isDictionary()) continue;
-      for (const key of FONT_FILE_KEYS) {
-        const file = descriptor.get(key);
-        if (file.isNull()) continue;
-        detached.push({ descriptor, key, file });
-        descriptor.delete(key);
-      }
-    }
+    detached.push(...detachPrograms(font));
   });
   // A form without fields has nothing to type into: a font of its resources that no default
   // appearance names is drawn by nothing, yet kept a whole font program in the file (a full Arial
@@ -74,8 +78,34 @@ function subsetKeepingFormFonts(pdf: mupdf.PDFDocument): void {
     pdf.subsetFonts();
   } finally {
     if (pdf.countPages() > pageCount) pdf.deletePage(pageCount);
-    for (const { descriptor, key, file } of detached) descriptor.put(key, file);
+    reattach(detached);
   }
+}
+
+/** A font program taken out of its descriptor while MuPDF's subsetter runs. */
+interface Detached {
+  readonly descriptor: mupdf.PDFObject;
+  readonly key: string;
+  readonly file: mupdf.PDFObject;
+}
+
+/** Takes the font's programs out of its descriptors (the subsetter leaves such a font whole). */
+function detachPrograms(font: mupdf.PDFObject): Detached[] {
+  const detached: Detached[] = [];
+  for (const descriptor of [font.get("FontDescriptor"), font.get("DescendantFonts", 0, "FontDescriptor")]) {
+    if (!descriptor.isDictionary()) continue;
+    for (const key of FONT_FILE_KEYS) {
+      const file = descriptor.get(key);
+      if (file.isNull()) continue;
+      detached.push({ descriptor, key, file });
+      descriptor.delete(key);
+    }
+  }
+  return detached;
+}
+
+function reattach(detached: readonly Detached[]): void {
+  for (const { descriptor, key, file } of detached) descriptor.put(key, file);
 }
 
 /** Whether the form's field tree holds any field. */

@@ -1,6 +1,7 @@
 import type * as mupdf from "mupdf";
 import { AppError, type JobFacts } from "../../contract/index.ts";
 import type { EngineHandler } from "../types.ts";
+import { pruneCidFontData } from "./compress-cid-fonts.ts";
 import { replaceSrgbProfiles } from "./compress-colour-spaces.ts";
 import { roundPathCoordinates } from "./compress-content.ts";
 import { mergeDuplicateStreams } from "./compress-duplicates.ts";
@@ -56,10 +57,11 @@ export const compressPdf: EngineHandler<{ quality: CompressionLevelName }> = asy
     const pages = pdf.countPages();
     const repaired = wasRepaired(pdf);
     const privateData = removePrivateData(pdf);
-    replaceSrgbProfiles(pdf, claimsPdfA(pdf.getTrailer().get("Root", "Metadata")));
+    const pdfA = claimsPdfA(pdf.getTrailer().get("Root", "Metadata"));
+    replaceSrgbProfiles(pdf, pdfA);
     const unusedResources = removeUnusedResources(pdf);
     const duplicates = mergeDuplicateStreams(pdf);
-    const fontsSubset = trySubsetFonts(pdf, harfBuzz);
+    const fontsSubset = trySubsetFonts(pdf, harfBuzz, pdfA);
     progress(FONTS_DONE);
     const images = await recompressImages(pdf, level, (share) =>
       progress(Math.round(FONTS_DONE + share * (IMAGES_DONE - FONTS_DONE))),
@@ -101,7 +103,7 @@ export const compressPdf: EngineHandler<{ quality: CompressionLevelName }> = asy
  * leaves whole, the Type 3 glyphs no page draws, and, with HarfBuzz, the TrueType and CFF programs
  * it refused or left larger; then the encoding entries of codes whose glyph went.
  */
-function trySubsetFonts(pdf: mupdf.PDFDocument, harfBuzz: HarfBuzz): boolean {
+function trySubsetFonts(pdf: mupdf.PDFDocument, harfBuzz: HarfBuzz, pdfA: boolean): boolean {
   try {
     extractFontCollections(pdf);
     subsetFonts(pdf);
@@ -111,6 +113,7 @@ function trySubsetFonts(pdf: mupdf.PDFDocument, harfBuzz: HarfBuzz): boolean {
       subsetType1Fonts(pdf, drawn);
       convertType1ToCff(pdf, drawn);
       subsetFontPrograms(pdf, drawn, harfBuzz);
+      pruneCidFontData(pdf, drawn, pdfA);
       pruneUndrawnDifferences(pdf, drawn);
     }
     pruneGlyphMaps(pdf);

@@ -12,7 +12,10 @@ export type FontFileKey = (typeof FONT_FILE_KEYS)[number];
 export interface DrawnGlyphs {
   /** Glyph numbers (as MuPDF draws them: the font program's glyph ids) per font name. */
   readonly used: Map<string, Set<number>>;
-  /** Font programs anything could draw outside the run: a form's (typed values), annotations'. */
+  /**
+   * Font programs anything could draw outside the run: a form's (typed values), annotations', and
+   * those Type 3 glyph procedures draw with.
+   */
   readonly untouchable: Set<number>;
   /** The font objects of those. */
   readonly untouchableFonts: Set<number>;
@@ -34,6 +37,10 @@ export function findDrawnGlyphs(pdf: mupdf.PDFDocument): DrawnGlyphs | null {
   const started = performance.now();
   const used = new Map<string, Set<number>>();
   if (runPages(pdf, collectFontFiles, used, started) === null) return null;
+  // The run reports a Type 3 glyph as drawn, not what its procedure draws with other fonts.
+  if ([...used.keys()].some((name) => name.startsWith("Type3"))) {
+    for (const resources of type3Resources(pdf)) collectFontFiles(resources);
+  }
   if (!root.get("OCProperties").isNull()) {
     if (showsWhileOff(pdf)) return null;
     const hidden: number[] = [];
@@ -140,38 +147,61 @@ export function glyphsOf(names: Iterable<string>, used: Map<string, Set<number>>
  */
 function fontFileCollector(files: Set<number>, fonts: Set<number>): (resources: mupdf.PDFObject) => void {
   const seen = new Set<number>();
-  const firstVisit = (object: mupdf.PDFObject): boolean => {
-    if (!object.isIndirect()) return true;
-    const num = object.asIndirect();
-    if (seen.has(num)) return false;
-    seen.add(num);
-    return true;
-  };
-  return (start) => {
-    const pending = [start];
-    for (let resources = pending.pop(); resources !== undefined; resources = pending.pop()) {
-      if (!resources.isDictionary() || !firstVisit(resources)) continue;
-      resources.get("Font").forEach((font) => {
-        if (!font.isDictionary() || !firstVisit(font)) return;
-        if (font.isIndirect()) fonts.add(font.asIndirect());
-        for (const descriptor of [
-          font.get("FontDescriptor"),
-          font.get("DescendantFonts", 0, "FontDescriptor"),
-        ]) {
-          if (!descriptor.isDictionary()) continue;
-          for (const key of FONT_FILE_KEYS) {
-            const file = descriptor.get(key);
-            if (file.isIndirect()) files.add(file.asIndirect());
-          }
+  return (resources) => {
+    for (const font of fontsIn(resources, seen)) {
+      if (font.isIndirect()) fonts.add(font.asIndirect());
+      for (const descriptor of [
+        font.get("FontDescriptor"),
+        font.get("DescendantFonts", 0, "FontDescriptor"),
+      ]) {
+        if (!descriptor.isDictionary()) continue;
+        for (const key of FONT_FILE_KEYS) {
+          const file = descriptor.get(key);
+          if (file.isIndirect()) files.add(file.asIndirect());
         }
-        // Type 3 glyphs may draw with other fonts.
-        pending.push(font.get("Resources"));
-      });
-      resources.get("XObject").forEach((xobject) => {
-        if (xobject.isDictionary() && firstVisit(xobject)) pending.push(xobject.get("Resources"));
-      });
+      }
     }
   };
+}
+
+/**
+ * The fonts of a resources dictionary, of the forms it names and of the glyph procedures of its
+ * Type 3 fonts (which may draw with other fonts). Each indirect object is visited once (`seen`, which
+ * a caller may share between walks): forms sharing their sub-forms made a walk of every path
+ * exponential, and a loop ends at its repeat.
+ */
+export function fontsIn(resources: mupdf.PDFObject, seen = new Set<number>()): mupdf.PDFObject[] {
+  const fonts: mupdf.PDFObject[] = [];
+  const first = (object: mupdf.PDFObject) => {
+    if (!object.isIndirect()) return true;
+    if (seen.has(object.asIndirect())) return false;
+    seen.add(object.asIndirect());
+    return true;
+  };
+  const pending = [resources];
+  for (let dictionary = pending.pop(); dictionary !== undefined; dictionary = pending.pop()) {
+    if (!dictionary.isDictionary() || !first(dictionary)) continue;
+    dictionary.get("Font").forEach((font) => {
+      if (!font.isDictionary() || !first(font)) return;
+      fonts.push(font);
+      pending.push(font.get("Resources"));
+    });
+    dictionary.get("XObject").forEach((xobject) => {
+      if (xobject.isDictionary() && first(xobject)) pending.push(xobject.get("Resources"));
+    });
+  }
+  return fonts;
+}
+
+/** The resources dictionaries of the document's Type 3 fonts (their glyph procedures' fonts). */
+export function type3Resources(pdf: mupdf.PDFDocument): mupdf.PDFObject[] {
+  const resources: mupdf.PDFObject[] = [];
+  for (let num = 1; num < pdf.countObjects(); num++) {
+    const font = pdf.newIndirect(num);
+    if (font.isDictionary() && font.get("Subtype").isName() && font.get("Subtype").asName() === "Type3")
+      resources.push(font.get("Resources"));
+  }
+  return resources;
 }
 
 /**

@@ -26,7 +26,7 @@ export interface HarfBuzz {
 
 const MEMORY_MODE_READONLY = 1;
 const SETS_DROP_TABLE_TAG = 3;
-/** hb-subset flags: glyph ids stay where they are, glyph names (post, CFF charset) are kept. */
+/** hb-subset flags: glyph ids may stay where they are, glyph names (post, CFF charset) are kept. */
 const FLAG_NO_HINTING = 1 << 0;
 const FLAG_RETAIN_GIDS = 1 << 1;
 const FLAG_NOTDEF_OUTLINE = 1 << 6;
@@ -92,14 +92,15 @@ export function tag(name: string): number {
 
 /**
  * An OpenType/TrueType font cut by HarfBuzz to the glyph ids `glyphs` (with .notdef), every glyph
- * keeping its id and its name, and with `hinting` its hinting instructions and tables; null when
- * HarfBuzz refuses the font.
+ * keeping its name, with `retainGids` its id too (else the glyphs kept are numbered densely in
+ * their order), and with `hinting` its hinting instructions and tables; null when HarfBuzz refuses
+ * the font.
  */
 export function subsetSfnt(
   harfBuzz: HarfBuzz,
   font: Uint8Array,
   glyphs: Iterable<number>,
-  hinting: boolean,
+  { hinting, retainGids }: { readonly hinting: boolean; readonly retainGids: boolean },
 ): Uint8Array | null {
   const input = harfBuzz.hb_subset_input_create_or_fail();
   if (input === 0) return null;
@@ -119,7 +120,7 @@ export function subsetSfnt(
     harfBuzz.hb_subset_input_set_flags(
       input,
       harfBuzz.hb_subset_input_get_flags(input) |
-        FLAG_RETAIN_GIDS |
+        (retainGids ? FLAG_RETAIN_GIDS : 0) |
         FLAG_NOTDEF_OUTLINE |
         FLAG_GLYPH_NAMES |
         FLAG_NO_LAYOUT_CLOSURE |

@@ -7,8 +7,8 @@ import { fileURLToPath } from "node:url";
 import * as mupdf from "mupdf";
 import { describe, expect, it, vi } from "vitest";
 import { AppError } from "../../contract/index.ts";
+import { cffGlyphCount } from "../../engines/pdf/cff-tables.ts";
 import { compressPdf } from "../../engines/pdf/compress.ts";
-import { cffGlyphCount } from "../../engines/pdf/compress-font-programs.ts";
 import type { CompressionLevelName } from "../../engines/pdf/compress-levels.ts";
 import { readTables } from "../../engines/pdf/sfnt-tables.ts";
 import { ssim } from "../support/ssim.ts";
@@ -22,6 +22,7 @@ import {
   save,
   textPdfDocument,
 } from "./fixtures.ts";
+import { liberationSans, withShortLoca } from "./font-files.ts";
 import { type1Font } from "./type1-font.ts";
 
 const PHOTO = { width: 2400, height: 1800 };
@@ -638,19 +639,9 @@ describe("compressPdf", () => {
   });
 
   it("subsets a TrueType font whose loca table is cut short, which MuPDF's subsetter refuses", async () => {
-    const regular = new Uint8Array(
-      readFileSync(
-        fileURLToPath(import.meta.resolve("pdfjs-dist/standard_fonts/LiberationSans-Regular.ttf")),
-      ),
-    );
     // The table directory gives `loca` one entry less than the glyph count needs (its last glyph's
     // end is missing), as some producers write it: viewers draw the other glyphs.
-    const view = new DataView(regular.buffer, regular.byteOffset, regular.byteLength);
-    const record = Array.from({ length: view.getUint16(4) }, (_, i) => 12 + 16 * i).find(
-      (at) => String.fromCharCode(...regular.subarray(at, at + 4)) === "loca",
-    );
-    if (record === undefined) throw new Error("no loca table");
-    view.setUint32(record + 12, view.getUint32(record + 12) - 4);
+    const regular = withShortLoca(liberationSans());
     const doc = new mupdf.PDFDocument();
     const font = doc.addSimpleFont(new mupdf.Font("Liberation Sans", regular), "Latin");
     const resources = doc.addObject({ Font: { F: font } });
