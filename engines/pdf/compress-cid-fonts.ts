@@ -1,7 +1,9 @@
 import type * as mupdf from "mupdf";
 import { cffName } from "./cff-tables.ts";
 import { postScriptName } from "./compress-font-collections.ts";
+import { programKind } from "./compress-font-programs.ts";
 import { type DrawnGlyphs, glyphsOf } from "./drawn-glyphs.ts";
+import { copyDictionary } from "./stamp-place.ts";
 import { pruneToUnicode } from "./to-unicode-cmap.ts";
 
 /** The width of a CID the /W array leaves out, when the font has no /DW (PDF 32000-1, 9.7.4.1). */
@@ -50,16 +52,10 @@ export function pruneCidFontData(pdf: mupdf.PDFDocument, drawn: DrawnGlyphs, pdf
         descriptor.delete("CIDSet");
       const toUnicode = font.get("ToUnicode");
       if (toUnicode.isStream()) {
-        const text = latin1(toUnicode.readStream().asUint8Array());
+        const text = Buffer.from(toUnicode.readStream().asUint8Array()).toString("latin1");
         const cut = pruneToUnicode(text, cids);
         if (cut !== null && cut.length < text.length)
-          font.put(
-            "ToUnicode",
-            pdf.addStream(
-              Uint8Array.from(cut, (char) => char.charCodeAt(0)),
-              {},
-            ),
-          );
+          font.put("ToUnicode", pdf.addStream(Buffer.from(cut, "latin1"), {}));
       }
       pruned++;
     } catch {
@@ -116,36 +112,12 @@ function cidsThroughMap(map: Uint8Array, glyphs: ReadonlySet<number>): Set<numbe
   return cids;
 }
 
-function programKind(bytes: Uint8Array): "cff" | "truetype" | "opentype" {
-  if (bytes.length < 4) return "cff";
-  const tag = new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0);
-  if (tag === 0x4f54544f) return "opentype"; // "OTTO"
-  return [0x00010000, 0x74727565].includes(tag) ? "truetype" : "cff"; // 1.0, "true"
-}
-
 function safePostScriptName(bytes: Uint8Array): string {
   try {
     return postScriptName(new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), 0);
   } catch {
     return "";
   }
-}
-
-/** Bytes as text, one character a byte. */
-function latin1(bytes: Uint8Array): string {
-  const chunks: string[] = [];
-  for (let at = 0; at < bytes.length; at += 8192)
-    chunks.push(String.fromCharCode(...bytes.subarray(at, at + 8192)));
-  return chunks.join("");
-}
-
-/** A new direct dictionary with the entries of `dict` (values shared). */
-function copyDictionary(pdf: mupdf.PDFDocument, dict: mupdf.PDFObject): mupdf.PDFObject {
-  const copy = pdf.newDictionary();
-  dict.forEach((value, key) => {
-    copy.put(String(key), value);
-  });
-  return copy;
 }
 
 /**

@@ -34,7 +34,7 @@ export function subsetFontPrograms(pdf: mupdf.PDFDocument, drawn: DrawnGlyphs, h
         const stream = pdf.newIndirect(num);
         const font = stream.readStream().asUint8Array();
         // By the bytes, not the /Subtype: a TrueType program labelled CIDFontType0C is drawn as TrueType.
-        const bareCff = !isSfnt(font);
+        const bareCff = programKind(font) === "cff";
         // MuPDF names an embedded font by its program's own name when it has one.
         const glyphs = glyphsOf([...names, programName(font, bareCff)], drawn.used);
         if (glyphs === null || glyphs.size > MAX_CHECKED_GLYPHS) continue;
@@ -119,11 +119,12 @@ function subsetCff(
   return (cut === null ? null : readTables(cut)?.get("CFF ")) ?? null;
 }
 
-/** Whether the program is an OpenType/TrueType file (not a bare CFF one). */
-function isSfnt(font: Uint8Array): boolean {
-  if (font.length < 4) return false;
+/** What a font program is by its first four bytes: a TrueType or OpenType (CFF) file, or a bare CFF one. */
+export function programKind(font: Uint8Array): "cff" | "truetype" | "opentype" {
+  if (font.length < 4) return "cff";
   const tag = new DataView(font.buffer, font.byteOffset, 4).getUint32(0);
-  return [0x00010000, 0x4f54544f, 0x74727565].includes(tag); // 1.0, "OTTO", "true"
+  if (tag === 0x4f54544f) return "opentype"; // "OTTO"
+  return [0x00010000, 0x74727565].includes(tag) ? "truetype" : "cff"; // 1.0, "true"
 }
 
 /** The program's own font name (sfnt name id 6, or the first of a CFF's Name INDEX), or "". */
