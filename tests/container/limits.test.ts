@@ -74,10 +74,15 @@ function schedulingOf(pid: number): { session: number; nice: number } {
   return { session: Number(fields[3]), nice: Number(fields[16]) };
 }
 
-/** The nice value of a process's scheduling group (/proc/<pid>/autogroup: "/autogroup-N nice K"). */
+/**
+ * The nice value of a process's scheduling group (/proc/<pid>/autogroup: "/autogroup-N nice K"),
+ * or undefined where the kernel has no autogroups or the process is in none (the file is then
+ * empty, as in a container whose cgroup does its scheduling).
+ */
 function autogroupNice(pid: number): number | undefined {
   try {
-    return Number(/nice (-?\d+)/.exec(readFileSync(`/proc/${pid}/autogroup`, "utf8"))?.[1]);
+    const nice = /nice (-?\d+)/.exec(readFileSync(`/proc/${pid}/autogroup`, "utf8"))?.[1];
+    return nice === undefined ? undefined : Number(nice);
   } catch {
     return undefined;
   }
@@ -93,8 +98,10 @@ describe("converter limits", () => {
       const runner = schedulingOf(pid);
       expect(runner.session).toBe(pid);
       expect(runner.nice).toBe(Math.min(19, own.nice + 10));
-      const group = autogroupNice(process.pid);
-      if (group !== undefined) expect(autogroupNice(pid)).toBe(Math.min(19, group + 10));
+      // The runner's own group (it has one: a new session) is lowered from the service's, which
+      // counts as 0 when the service is in no autogroup.
+      const group = autogroupNice(pid);
+      if (group !== undefined) expect(group).toBe(Math.min(19, (autogroupNice(process.pid) ?? 0) + 10));
     }
     // The service itself keeps its priority, and a niced runner still runs jobs.
     expect(schedulingOf(process.pid).nice).toBe(own.nice);
