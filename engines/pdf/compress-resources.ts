@@ -142,7 +142,7 @@ function collectHolders(pdf: mupdf.PDFDocument): Holder[] | null {
  * Adds every name token of a content stream (decoded) to `names`, with #xx escapes resolved;
  * returns whether the content may show text.
  */
-function namesIn(stream: mupdf.PDFObject, names: Set<string>): boolean {
+export function namesIn(stream: mupdf.PDFObject, names: Set<string>): boolean {
   const text = new TextDecoder("latin1").decode(stream.readStream().asUint8Array());
   for (const match of text.matchAll(NAME_TOKEN)) {
     const raw = match[1] ?? "";

@@ -1,4 +1,5 @@
 import * as mupdf from "mupdf";
+import { namesIn } from "./compress-resources.ts";
 
 /**
  * Time the run over the pages may take (the job has 120 s in all): past it, no font is cut by
@@ -44,15 +45,21 @@ export function findDrawnGlyphs(pdf: mupdf.PDFDocument): DrawnGlyphs | null {
   if (!root.get("OCProperties").isNull()) {
     if (showsWhileOff(pdf)) return null;
     const hidden: number[] = [];
+    // A group's /Usage hides it from the view whatever the configuration says (a print-only
+    // watermark: /View /ViewState /OFF, /Print /PrintState /ON): it goes for the run, so the
+    // glyphs a printer draws are counted too.
+    const usages = usageDictionaries(pdf);
     try {
       for (let layer = 0; layer < pdf.countLayers(); layer++) {
         if (pdf.isLayerVisible(layer)) continue;
         pdf.setLayerVisible(layer, true);
         hidden.push(layer);
       }
+      for (const [group] of usages) group.delete("Usage");
       if (runPages(pdf, collectFontFiles, used, started) === null) return null;
     } finally {
       for (const layer of hidden) pdf.setLayerVisible(layer, false);
+      for (const [group, usage] of usages) group.put("Usage", usage);
     }
   }
   return { used, untouchable, untouchableFonts };
@@ -72,6 +79,24 @@ function showsWhileOff(pdf: mupdf.PDFDocument): boolean {
     }
   }
   return false;
+}
+
+/** Every optional content group with a /Usage dictionary, with it. */
+function usageDictionaries(pdf: mupdf.PDFDocument): [mupdf.PDFObject, mupdf.PDFObject][] {
+  const groups: [mupdf.PDFObject, mupdf.PDFObject][] = [];
+  const count = pdf.countObjects();
+  for (let num = 1; num < count; num++) {
+    try {
+      const group = pdf.newIndirect(num);
+      if (!group.isDictionary() || group.isStream()) continue;
+      const type = group.get("Type");
+      const usage = group.get("Usage");
+      if (type.isName() && type.asName() === "OCG" && !usage.isNull()) groups.push([group, usage]);
+    } catch {
+      // Objects that fail to load are skipped.
+    }
+  }
+  return groups;
 }
 
 /** How deep inline dictionaries and arrays are searched for membership dictionaries. */
@@ -165,10 +190,10 @@ function fontFileCollector(files: Set<number>, fonts: Set<number>): (resources: 
 }
 
 /**
- * The fonts of a resources dictionary, of the forms it names and of the glyph procedures of its
- * Type 3 fonts (which may draw with other fonts). Each indirect object is visited once (`seen`, which
- * a caller may share between walks): forms sharing their sub-forms made a walk of every path
- * exponential, and a loop ends at its repeat.
+ * The fonts of a resources dictionary (named, or selected by its graphics states), of the forms it
+ * names and of the glyph procedures of its Type 3 fonts (which may draw with other fonts). Each
+ * indirect object is visited once (`seen`, which a caller may share between walks): forms sharing
+ * their sub-forms made a walk of every path exponential, and a loop ends at its repeat.
  */
 export function fontsIn(resources: mupdf.PDFObject, seen = new Set<number>()): mupdf.PDFObject[] {
   const fonts: mupdf.PDFObject[] = [];
@@ -181,10 +206,15 @@ export function fontsIn(resources: mupdf.PDFObject, seen = new Set<number>()): m
   const pending = [resources];
   for (let dictionary = pending.pop(); dictionary !== undefined; dictionary = pending.pop()) {
     if (!dictionary.isDictionary() || !first(dictionary)) continue;
-    dictionary.get("Font").forEach((font) => {
+    const add = (font: mupdf.PDFObject) => {
       if (!font.isDictionary() || !first(font)) return;
       fonts.push(font);
       pending.push(font.get("Resources"));
+    };
+    dictionary.get("Font").forEach(add);
+    // A graphics state may select a font too: /Font [font size].
+    dictionary.get("ExtGState").forEach((state) => {
+      if (state.isDictionary() && state.get("Font").isArray()) add(state.get("Font", 0));
     });
     dictionary.get("XObject").forEach((xobject) => {
       if (xobject.isDictionary() && first(xobject)) pending.push(xobject.get("Resources"));
@@ -193,15 +223,74 @@ export function fontsIn(resources: mupdf.PDFObject, seen = new Set<number>()): m
   return fonts;
 }
 
-/** The resources dictionaries of the document's Type 3 fonts (their glyph procedures' fonts). */
+/**
+ * The resources dictionaries of the document's Type 3 fonts (their glyph procedures' fonts). A
+ * Type 3 font without resources of its own draws with those of wherever it is drawn (PDF 32000-1,
+ * 9.6.5): for it, the fonts its procedures may select there (by any name they hold, directly or
+ * through a graphics state's /Font), in every resources dictionary naming it.
+ */
 export function type3Resources(pdf: mupdf.PDFDocument): mupdf.PDFObject[] {
   const resources: mupdf.PDFObject[] = [];
-  for (let num = 1; num < pdf.countObjects(); num++) {
+  /** The names the procedures of each Type 3 font without resources hold, when they show text. */
+  const named = new Map<number, Set<string>>();
+  const count = pdf.countObjects();
+  for (let num = 1; num < count; num++) {
     const font = pdf.newIndirect(num);
-    if (font.isDictionary() && font.get("Subtype").isName() && font.get("Subtype").asName() === "Type3")
+    if (!font.isDictionary() || !font.get("Subtype").isName() || font.get("Subtype").asName() !== "Type3")
+      continue;
+    if (!font.get("Resources").isNull()) {
       resources.push(font.get("Resources"));
+      continue;
+    }
+    const names = new Set<string>();
+    let showsText = false;
+    font.get("CharProcs").forEach((procedure) => {
+      if (procedure.isStream() && namesIn(procedure, names)) showsText = true;
+    });
+    if (showsText) named.set(num, names);
+  }
+  if (named.size === 0) return resources;
+  for (let num = 1; num < count; num++) {
+    try {
+      const object = pdf.newIndirect(num);
+      if (!object.isDictionary()) continue;
+      for (const holder of [object, object.get("Resources")]) {
+        const fonts = holder.isDictionary() ? fontsNamedByType3(pdf, holder, named) : null;
+        if (fonts !== null) resources.push(fonts);
+      }
+    } catch {
+      // Objects that fail to load are skipped.
+    }
   }
   return resources;
+}
+
+/**
+ * The fonts of `resources` that the procedures of a Type 3 font without resources it names may
+ * select, as a resources dictionary of their own; null when it names no such font.
+ */
+function fontsNamedByType3(
+  pdf: mupdf.PDFDocument,
+  resources: mupdf.PDFObject,
+  named: ReadonlyMap<number, ReadonlySet<string>>,
+): mupdf.PDFObject | null {
+  const fonts = resources.get("Font");
+  if (!fonts.isDictionary()) return null;
+  const names = new Set<string>();
+  fonts.forEach((font) => {
+    if (font.isIndirect()) for (const name of named.get(font.asIndirect()) ?? []) names.add(name);
+  });
+  if (names.size === 0) return null;
+  const out = pdf.newDictionary();
+  for (const category of ["Font", "ExtGState"]) {
+    const selected = pdf.newDictionary();
+    for (const name of names) {
+      const entry = resources.get(category, name);
+      if (!entry.isNull()) selected.put(name, entry);
+    }
+    out.put(category, selected);
+  }
+  return out;
 }
 
 /**

@@ -10,7 +10,7 @@ import { compressPdf } from "../../engines/pdf/compress.ts";
 import { readTables } from "../../engines/pdf/sfnt-tables.ts";
 import { cidCffFont } from "./cid-cff-font.ts";
 import { openPdf, pageTexts, pdfInput, save } from "./fixtures.ts";
-import { liberationSans, withShortLoca } from "./font-files.ts";
+import { liberationSans, oneGlyphType3, withShortLoca } from "./font-files.ts";
 
 /** CIDs of the built font: not its glyph ids (glyph n has CID 100 + 3n). */
 const CIDS = Array.from({ length: 900 }, (_, index) => 103 + 3 * index);
@@ -193,21 +193,8 @@ describe("compressPdf on composite fonts", () => {
     const composite = doc.addFont(font);
     const glyphs = (text: string) => [...text].map((char) => hex4(font.encodeCharacter(char))).join("");
     // Glyph "a" of the Type 3 font draws a W with the composite font, which the page uses too.
-    const procedure = doc.addStream(
-      new TextEncoder().encode(`1000 0 d0 BT /G 800 Tf 0 0 Td <${glyphs("W")}> Tj ET`),
-      {},
-    );
-    const type3 = doc.addObject({
-      Type: doc.newName("Font"),
-      Subtype: doc.newName("Type3"),
-      FontBBox: [0, 0, 1000, 1000],
-      FontMatrix: [0.001, 0, 0, 0.001, 0, 0],
-      CharProcs: { a: procedure },
-      Encoding: { Type: doc.newName("Encoding"), Differences: [97, doc.newName("a")] },
-      FirstChar: 97,
-      LastChar: 97,
-      Widths: [1000],
-      Resources: { Font: { G: composite } },
+    const type3 = oneGlyphType3(doc, `BT /G 800 Tf 0 0 Td <${glyphs("W")}> Tj ET`, {
+      Font: { G: composite },
     });
     const resources = doc.addObject({ Font: { T: type3, G: composite } });
     const content = `BT /T 50 Tf 72 700 Td (a) Tj ET BT /G 30 Tf 72 600 Td <${glyphs("Hello")}> Tj ET`;
