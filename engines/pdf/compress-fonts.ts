@@ -1,8 +1,9 @@
 import type * as mupdf from "mupdf";
-import { fontsIn, type3Resources } from "./drawn-glyphs.ts";
+import { fontsIn } from "./drawn-glyphs.ts";
 import { walkFields } from "./graft-destinations.ts";
 import { withResourceCyclesCut } from "./resource-cycles.ts";
 import { copyDictionary } from "./stamp-place.ts";
+import { unseenBySubsetter } from "./unseen-drawings.ts";
 
 const FONT_FILE_KEYS = ["FontFile", "FontFile2", "FontFile3"] as const;
 
@@ -24,9 +25,10 @@ const FONT_FILE_KEYS = ["FontFile", "FontFile2", "FontFile3"] as const;
  */
 export function subsetFonts(pdf: mupdf.PDFDocument): void {
   withResourceCyclesCut(pdf, () => {
-    // The subsetter counts the glyphs of the pages, not those Type 3 glyph procedures draw with
-    // other fonts (a glyph only a procedure drew went missing): those fonts stay whole.
-    const detached = type3Resources(pdf)
+    // The subsetter counts the glyphs the pages and forms select with `Tf` and the current
+    // appearances of shown annotations draw: the fonts anything else draws with stay whole (a
+    // glyph only such a drawing used went missing; the glyphs drawn cut them later).
+    const detached = unseenBySubsetter(pdf)
       .flatMap((resources) => fontsIn(resources))
       .flatMap(detachPrograms);
     try {

@@ -1,5 +1,5 @@
 import * as mupdf from "mupdf";
-import { namesIn } from "./compress-resources.ts";
+import { unseenBySubsetter } from "./unseen-drawings.ts";
 
 /**
  * Time the run over the pages may take (the job has 120 s in all): past it, no font is cut by
@@ -38,10 +38,9 @@ export function findDrawnGlyphs(pdf: mupdf.PDFDocument): DrawnGlyphs | null {
   const started = performance.now();
   const used = new Map<string, Set<number>>();
   if (runPages(pdf, collectFontFiles, used, started) === null) return null;
-  // The run reports a Type 3 glyph as drawn, not what its procedure draws with other fonts.
-  if ([...used.keys()].some((name) => name.startsWith("Type3"))) {
-    for (const resources of type3Resources(pdf)) collectFontFiles(resources);
-  }
+  // The fonts MuPDF's subsetter left whole (compress-fonts.ts) stay whole: while their programs
+  // were away MuPDF loaded a stand-in, which it keeps and draws with in the run (other glyph ids).
+  for (const resources of unseenBySubsetter(pdf)) collectFontFiles(resources);
   if (!root.get("OCProperties").isNull()) {
     if (showsWhileOff(pdf)) return null;
     const hidden: number[] = [];
@@ -221,76 +220,6 @@ export function fontsIn(resources: mupdf.PDFObject, seen = new Set<number>()): m
     });
   }
   return fonts;
-}
-
-/**
- * The resources dictionaries of the document's Type 3 fonts (their glyph procedures' fonts). A
- * Type 3 font without resources of its own draws with those of wherever it is drawn (PDF 32000-1,
- * 9.6.5): for it, the fonts its procedures may select there (by any name they hold, directly or
- * through a graphics state's /Font), in every resources dictionary naming it.
- */
-export function type3Resources(pdf: mupdf.PDFDocument): mupdf.PDFObject[] {
-  const resources: mupdf.PDFObject[] = [];
-  /** The names the procedures of each Type 3 font without resources hold, when they show text. */
-  const named = new Map<number, Set<string>>();
-  const count = pdf.countObjects();
-  for (let num = 1; num < count; num++) {
-    const font = pdf.newIndirect(num);
-    if (!font.isDictionary() || !font.get("Subtype").isName() || font.get("Subtype").asName() !== "Type3")
-      continue;
-    if (!font.get("Resources").isNull()) {
-      resources.push(font.get("Resources"));
-      continue;
-    }
-    const names = new Set<string>();
-    let showsText = false;
-    font.get("CharProcs").forEach((procedure) => {
-      if (procedure.isStream() && namesIn(procedure, names)) showsText = true;
-    });
-    if (showsText) named.set(num, names);
-  }
-  if (named.size === 0) return resources;
-  for (let num = 1; num < count; num++) {
-    try {
-      const object = pdf.newIndirect(num);
-      if (!object.isDictionary()) continue;
-      for (const holder of [object, object.get("Resources")]) {
-        const fonts = holder.isDictionary() ? fontsNamedByType3(pdf, holder, named) : null;
-        if (fonts !== null) resources.push(fonts);
-      }
-    } catch {
-      // Objects that fail to load are skipped.
-    }
-  }
-  return resources;
-}
-
-/**
- * The fonts of `resources` that the procedures of a Type 3 font without resources it names may
- * select, as a resources dictionary of their own; null when it names no such font.
- */
-function fontsNamedByType3(
-  pdf: mupdf.PDFDocument,
-  resources: mupdf.PDFObject,
-  named: ReadonlyMap<number, ReadonlySet<string>>,
-): mupdf.PDFObject | null {
-  const fonts = resources.get("Font");
-  if (!fonts.isDictionary()) return null;
-  const names = new Set<string>();
-  fonts.forEach((font) => {
-    if (font.isIndirect()) for (const name of named.get(font.asIndirect()) ?? []) names.add(name);
-  });
-  if (names.size === 0) return null;
-  const out = pdf.newDictionary();
-  for (const category of ["Font", "ExtGState"]) {
-    const selected = pdf.newDictionary();
-    for (const name of names) {
-      const entry = resources.get(category, name);
-      if (!entry.isNull()) selected.put(name, entry);
-    }
-    out.put(category, selected);
-  }
-  return out;
 }
 
 /**
