@@ -1,6 +1,8 @@
 /** The largest code a format 4 subtable holds (0xFFFF ends its last segment). */
 const LAST_BMP_CODE = 0xfffe;
 const MAX_TABLE_LENGTH = 0xffff;
+/** The last Unicode value: a format 12 group mapping codes past it does not read. */
+const LAST_UNICODE = 0x10ffff;
 
 /** One subtable's mappings: code → glyph id, with its language field (Macintosh subtables). */
 interface Subtable {
@@ -77,6 +79,8 @@ function readSubtable(view: DataView, at: number): Subtable | null {
   }
   if (format === 12) {
     const groups = view.getUint32(at + 12);
+    // Groups are sorted and never overlap: together they cover at most every Unicode value once.
+    let codes = 0;
     for (let i = 0; i < groups; i++) {
       const group = at + 16 + 12 * i;
       const [start, end, glyph] = [
@@ -84,7 +88,8 @@ function readSubtable(view: DataView, at: number): Subtable | null {
         view.getUint32(group + 4),
         view.getUint32(group + 8),
       ];
-      if (end < start || end - start > 0x10ffff) return null;
+      codes += end - start + 1;
+      if (end < start || end > LAST_UNICODE || codes > LAST_UNICODE + 1) return null;
       for (let code = start; code <= end; code++) map.set(code, glyph + code - start);
     }
     return { wide: true, language: view.getUint32(at + 8), map };
@@ -93,8 +98,10 @@ function readSubtable(view: DataView, at: number): Subtable | null {
 }
 
 /** A segment-mapping subtable (format 4), as the OpenType specification reads it. */
-function readFormat4(view: DataView, at: number): Subtable {
+function readFormat4(view: DataView, at: number): Subtable | null {
   const map = new Map<number, number>();
+  // Segments are sorted and never overlap: together they cover each code at most once.
+  let codes = 0;
   const segments = view.getUint16(at + 6) / 2;
   const ends = at + 14;
   const starts = ends + 2 * segments + 2;
@@ -105,6 +112,8 @@ function readFormat4(view: DataView, at: number): Subtable {
     const delta = view.getInt16(deltas + 2 * segment);
     const rangeOffsetAt = rangeOffsets + 2 * segment;
     const rangeOffset = view.getUint16(rangeOffsetAt);
+    codes += end - start + 1;
+    if (codes > LAST_BMP_CODE + 2) return null;
     for (let code = start; code <= end && code !== 0xffff; code++) {
       let glyph = 0;
       if (rangeOffset === 0) glyph = (code + delta) & 0xffff;
