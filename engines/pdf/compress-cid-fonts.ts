@@ -1,5 +1,5 @@
 import type * as mupdf from "mupdf";
-import { cffName } from "./cff-tables.ts";
+import { cffName, cidsByGlyph } from "./cff-tables.ts";
 import { postScriptName } from "./compress-font-collections.ts";
 import { programKind } from "./compress-font-programs.ts";
 import { type DrawnGlyphs, glyphsOf } from "./drawn-glyphs.ts";
@@ -36,6 +36,7 @@ export function pruneCidFontData(pdf: mupdf.PDFDocument, drawn: DrawnGlyphs, pdf
       const font = pdf.newIndirect(num);
       if (!font.isDictionary() || font.get("Subtype").asName() !== "Type0") continue;
       if (drawn.untouchableFonts.has(num)) continue;
+      if (pdfA) syncCidSet(pdf, font.get("DescendantFonts", 0, "FontDescriptor"));
       const cids = drawnCids(font, drawn);
       if (cids === null) continue;
       const cidFont = font.get("DescendantFonts", 0);
@@ -63,6 +64,24 @@ export function pruneCidFontData(pdf: mupdf.PDFDocument, drawn: DrawnGlyphs, pdf
     }
   }
   return pruned;
+}
+
+/**
+ * Writes a PDF/A file's /CIDSet again for the CIDs its CID-keyed CFF program now holds: a set
+ * naming a CID the program lacks fails PDF/A (ISO 19005-2, 6.2.11.4.2: it identifies the CIDs
+ * present), and the subsets drop CIDs (compress-font-programs.ts). TrueType subsets keep their
+ * glyph count, so every CID their set names is still there.
+ */
+function syncCidSet(pdf: mupdf.PDFDocument, descriptor: mupdf.PDFObject): void {
+  const set = descriptor.isDictionary() ? descriptor.get("CIDSet") : descriptor;
+  const program = descriptor.isDictionary() ? descriptor.get("FontFile3") : descriptor;
+  if (!set.isStream() || !program.isStream()) return;
+  const cids = cidsByGlyph(program.readStream().asUint8Array());
+  if (cids === null) return;
+  const bits = new Uint8Array((cids.reduce((last, cid) => Math.max(last, cid), 0) >> 3) + 1);
+  for (const cid of cids) bits[cid >> 3] = (bits[cid >> 3] ?? 0) | (0x80 >> (cid & 7));
+  if (Buffer.from(set.readStream().asUint8Array()).equals(bits)) return;
+  descriptor.put("CIDSet", pdf.addStream(bits, {}));
 }
 
 /** The CIDs the pages draw with a Type0 font, or null when they cannot be told (see above). */

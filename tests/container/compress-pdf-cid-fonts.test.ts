@@ -24,8 +24,16 @@ const hex4 = (value: number) => value.toString(16).padStart(4, "0");
  * A page drawing `SHOWN` with a Type0 font (Identity-H) over the CID-keyed CFF program, whose /W
  * gives every CID a width, its ToUnicode a character, and its descriptor a /CIDSet of every CID.
  */
-function cidCffPdf(): Uint8Array {
+function cidCffPdf(pdfA = false): Uint8Array {
   const doc = new mupdf.PDFDocument();
+  if (pdfA) {
+    const xmp = `<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:pdfaid="http://www.aiim.org/pdfa/ns/id/"><pdfaid:part>2</pdfaid:part><pdfaid:conformance>B</pdfaid:conformance></rdf:Description></rdf:RDF></x:xmpmeta>`;
+    const metadata = doc.addStream(new TextEncoder().encode(xmp), {
+      Type: doc.newName("Metadata"),
+      Subtype: doc.newName("XML"),
+    });
+    doc.getTrailer().get("Root").put("Metadata", metadata);
+  }
   const widths: (number | number[])[] = [];
   for (const cid of CIDS) widths.push(cid, [widthOf(cid)]);
   const bits = new Uint8Array(Math.ceil((Math.max(...CIDS) + 1) / 8));
@@ -153,6 +161,18 @@ describe("compressPdf on composite fonts", () => {
     expect(pageTexts(openPdf(bytes))).toEqual(pageTexts(openPdf(input)));
     expect(pageTexts(openPdf(bytes))[0]).toContain(String.fromCharCode(0x4e00 + CIDS.indexOf(703)));
     expect(samePixels(pixels(bytes), pixels(input))).toBe(true);
+  });
+
+  it("writes a PDF/A file's CIDSet again for exactly the CIDs its cut CFF program holds", async () => {
+    const bytes = await compress(cidCffPdf(true));
+    const descriptor = pageFont(bytes).get("DescendantFonts", 0, "FontDescriptor");
+    const program = descriptor.get("FontFile3").readStream().asUint8Array();
+    const set = descriptor.get("CIDSet").readStream().asUint8Array();
+    const named = Array.from({ length: set.length * 8 }, (_, cid) => cid).filter(
+      (cid) => ((set[cid >> 3] ?? 0) & (0x80 >> (cid & 7))) !== 0,
+    );
+    expect(cidsByGlyph(program)).toEqual([0, ...[...SHOWN].sort((a, b) => a - b)]);
+    expect(named).toEqual(cidsByGlyph(program));
   });
 
   it("keeps in a TrueType subset's cmap the codes of the glyphs it keeps only", async () => {
