@@ -90,7 +90,10 @@ function blockEntries(kind: "char" | "range", body: string): Entry[] | null {
     if (kind === "range" && rest.startsWith("[")) {
       const close = rest.indexOf("]");
       if (close < 0) return null;
-      const values = rest.slice(1, close).match(/<[0-9a-fA-F\s]*>/g) ?? [];
+      const array = rest.slice(1, close);
+      // Hex strings only: a value of another kind (a name) would shift the codes of those after it.
+      if (array.replace(/<[0-9a-fA-F\s]*>/g, "").trim() !== "") return null;
+      const values = array.match(/<[0-9a-fA-F\s]*>/g) ?? [];
       rest = rest.slice(close + 1).trimStart();
       for (const [index, value] of values.entries()) {
         const code = from + index;

@@ -67,6 +67,8 @@ describe("pruneToUnicode", () => {
     expect(pruneToUnicode(oneByte, new Set([1]))).toBeNull();
     const named = `${HEAD}\n1 beginbfchar\n<0001> /A\nendbfchar\n${TAIL}`;
     expect(pruneToUnicode(named, new Set([1]))).toBeNull();
+    const namedInArray = `${HEAD}\n1 beginbfrange\n<0001> <0003> [<0041> /B <0043>]\nendbfrange\n${TAIL}`;
+    expect(pruneToUnicode(namedInArray, new Set([2]))).toBeNull();
     const other = `${HEAD}\n1 beginbfchar\n<0001> <0041>\nendbfchar\n${TAIL}`;
     expect(pruneToUnicode(other, new Set([2]))).toBeNull();
   });
