@@ -27,7 +27,7 @@ export function subsetFonts(pdf: mupdf.PDFDocument): void {
   withResourceCyclesCut(pdf, () => {
     // The subsetter counts the glyphs the pages and forms select with `Tf` and the current
     // appearances of shown annotations draw: the fonts anything else draws with stay whole (a
-    // glyph only such a drawing used went missing; the glyphs drawn cut them later).
+    // glyph only such a drawing used went missing), here and in the cuts by the glyphs drawn.
     const detached = unseenBySubsetter(pdf)
       .flatMap((resources) => fontsIn(resources))
       .flatMap(detachPrograms);
