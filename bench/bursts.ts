@@ -23,6 +23,7 @@ import {
 } from "./api-driver.ts";
 import { InspectorSession } from "./inspector.ts";
 import { MB, type stackProcesses, statusField } from "./stack-processes.ts";
+import { type TcmallocFigures, tcmallocFigures } from "./tcmalloc.ts";
 
 export interface BurstKind {
   readonly label: string;
@@ -155,6 +156,11 @@ export interface IdleMemory {
   readonly runtimeAnonMb: number;
   readonly heapUsedMb: number | undefined;
   readonly heapTotalMb: number | undefined;
+  /** tcmalloc's own figures for the runtime's native heap, read with gdb (undefined without it). */
+  readonly tcmalloc: TcmallocFigures | undefined;
+  /** The runtime's resident memory and tcmalloc's figures again after the Worker isolate's collection. */
+  readonly afterGcMb: number | undefined;
+  readonly tcmallocAfterGc: TcmallocFigures | undefined;
   readonly proxyMb: number | undefined;
   readonly wranglerMb: number;
   readonly converterMb: number;
@@ -180,6 +186,7 @@ export async function idleMemory(
     proxyMb: processes.proxy === undefined ? undefined : rss(processes.proxy),
     wranglerMb: rss(processes.wrangler),
     converterMb: rss(processes.converter),
+    tcmalloc: tcmallocFigures(processes.runtime),
   };
   let heap: { usedSize: number; totalSize: number } | undefined;
   const wake = setInterval(() => {
@@ -197,19 +204,29 @@ export async function idleMemory(
   } finally {
     clearInterval(wake);
   }
+  // V8 frees dead ArrayBuffers' native memory on a background thread after the collection.
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  const afterGcMb = heap === undefined ? undefined : rss(processes.runtime);
+  const tcmallocAfterGc = heap === undefined ? undefined : tcmallocFigures(processes.runtime);
   return {
     ...resident,
+    afterGcMb,
+    tcmallocAfterGc,
     heapUsedMb: heap === undefined ? undefined : heap.usedSize / MB,
     heapTotalMb: heap === undefined ? undefined : heap.totalSize / MB,
   };
 }
 
 export const IDLE_HEADER =
-  "| when | Worker runtime RSS | of it anonymous | Worker JS heap used / total (after GC) | entry proxy | Worker's Node process | converter |\n|---|---|---|---|---|---|---|";
+  "| when | Worker runtime RSS | of it anonymous | of it tcmalloc: in use / free kept (filler, region, cache) / caches | Worker JS heap used / total (after GC) | runtime RSS after GC | tcmalloc after GC | entry proxy | Worker's Node process | converter |\n|---|---|---|---|---|---|---|---|---|---|";
 
 export function idleRow(when: string, m: IdleMemory): string {
   const mb = (v: number | undefined) => (v === undefined ? "-" : `${v.toFixed(0)} MB`);
-  return `| ${when} | ${mb(m.runtimeMb)} | ${mb(m.runtimeAnonMb)} | ${mb(m.heapUsedMb)} / ${mb(m.heapTotalMb)} | ${mb(m.proxyMb)} | ${mb(m.wranglerMb)} | ${mb(m.converterMb)} |`;
+  const tcmalloc = (t: TcmallocFigures | undefined) =>
+    t === undefined
+      ? "-"
+      : `${mb(t.inUseMb)} / ${mb(t.pageHeapFreeMb)} (${mb(t.fillerFreeMb)}, ${mb(t.regionFreeMb)}, ${mb(t.cacheFreeMb)}) / ${mb(t.cachesFreeMb)}`;
+  return `| ${when} | ${mb(m.runtimeMb)} | ${mb(m.runtimeAnonMb)} | ${tcmalloc(m.tcmalloc)} | ${mb(m.heapUsedMb)} / ${mb(m.heapTotalMb)} | ${mb(m.afterGcMb)} | ${tcmalloc(m.tcmallocAfterGc)} | ${mb(m.proxyMb)} | ${mb(m.wranglerMb)} | ${mb(m.converterMb)} |`;
 }
 
 const ms = (value: number) => (Number.isNaN(value) ? "-" : `${value.toFixed(0)} ms`);

@@ -7,7 +7,9 @@
  * tasks that succeeded, answers that were not JSON (counted as failures: a client cannot read
  * them), other failures by code, jobs/s, p50/p95 upload → SUCCESS, and p50/p95/max of an unrelated
  * `GET /api/health` sent over and over during the burst. After each round, the Worker runtime's
- * resident memory once idle (10 s without requests).
+ * resident memory once idle (10 s without requests), with tcmalloc's account of its native heap
+ * (bench/tcmalloc.ts, when gdb is installed), and both again after a collection in the Worker's
+ * isolate: the difference is dead ArrayBuffers that an idle isolate never collects by itself.
  * Goals: 0 failures and 0 non-JSON answers at 64; health p95 ≤ 500 ms during every burst; idle
  * Worker memory after round 3 within 64 MB of the figure after round 1.
  *
