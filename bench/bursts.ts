@@ -47,6 +47,8 @@ export interface BurstResult {
   readonly ok: number;
   readonly wallS: number;
   readonly latencies: readonly number[];
+  /** Of the tasks that succeeded, upload → the answer with the task id (the upload stored). */
+  readonly uploadLatencies: readonly number[];
   /** Failed tasks and refused uploads, by code ("no answer" for a dropped connection). */
   readonly failures: readonly string[];
   /** Answers that were not JSON (status and the start of the text). */
@@ -154,6 +156,7 @@ export async function burst(
     ok: ok.length,
     wallS,
     latencies: ok.map((run) => run.totalMs),
+    uploadLatencies: ok.map((run) => run.startMs),
     failures,
     nonJson,
     withoutRetryAfter,
@@ -247,11 +250,11 @@ function counted(values: readonly string[]): string {
 }
 
 export const BURST_HEADER =
-  "| round | tasks | succeeded | non-JSON | failures | jobs/s | task p50 | task p95 | health p50 | health p95 | health max | of it converter p95 | health failed | load | Worker runtime CPU |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|";
+  "| round | tasks | succeeded | non-JSON | failures | jobs/s | task p50 | task p95 | upload p50 / p95 | health p50 | health p95 | health max | of it converter p95 | health failed | load | Worker runtime CPU |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|";
 
 /** One row of the burst table. */
 export function burstRow(round: string, label: string, r: BurstResult): string {
   const failures = r.failures.length === 0 ? "0" : `${r.failures.length}: ${counted(r.failures)}`;
   const health = (p: number) => ms(percentile(r.health, p));
-  return `| ${round} | ${r.n} ${label} | ${r.ok}/${r.n} | ${r.nonJson.length} | ${failures} | ${(r.ok / r.wallS).toFixed(1)} | ${ms(percentile(r.latencies, 0.5))} | ${ms(percentile(r.latencies, 0.95))} | ${health(0.5)} | ${health(0.95)} | ${health(1)} | ${ms(percentile(r.healthConverter, 0.95))} | ${r.healthFailures.length === 0 ? "0" : counted(r.healthFailures)} | ${r.load.toFixed(1)} | ${r.runtimeCpuS === undefined ? "-" : `${r.runtimeCpuS.toFixed(1)} s`} |`;
+  return `| ${round} | ${r.n} ${label} | ${r.ok}/${r.n} | ${r.nonJson.length} | ${failures} | ${(r.ok / r.wallS).toFixed(1)} | ${ms(percentile(r.latencies, 0.5))} | ${ms(percentile(r.latencies, 0.95))} | ${ms(percentile(r.uploadLatencies, 0.5))} / ${ms(percentile(r.uploadLatencies, 0.95))} | ${health(0.5)} | ${health(0.95)} | ${health(1)} | ${ms(percentile(r.healthConverter, 0.95))} | ${r.healthFailures.length === 0 ? "0" : counted(r.healthFailures)} | ${r.load.toFixed(1)} | ${r.runtimeCpuS === undefined ? "-" : `${r.runtimeCpuS.toFixed(1)} s`} |`;
 }
