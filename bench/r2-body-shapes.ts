@@ -42,13 +42,16 @@ function fixed(source, chunk) {
   })();
   return stream.readable;
 }
-function yielding(source, chunk) {
+function yielding(source, chunk, whenStalled = false) {
   const stream = new FixedLengthStream(source.length);
   (async () => {
     const writer = stream.writable.getWriter();
+    let polledAt = Date.now();
     for (let at = 0; at < source.length; at += chunk) {
-      await writer.write(source.slice(at, at + chunk));
-      await new Promise((resolve) => setTimeout(resolve, 0));
+      await writer.write(source.subarray(at, at + chunk));
+      // Date.now() moves only when the thread has looked at its sockets and timers.
+      if (!whenStalled || Date.now() === polledAt) await new Promise((resolve) => setTimeout(resolve, 0));
+      polledAt = Date.now();
     }
     await writer.close();
   })();
@@ -64,6 +67,8 @@ async function putShape(bucket, key, shape, source) {
     case "fixed 1 MiB": return bucket.put(key, fixed(source, 1 << 20));
     case "yielding 64 KiB": return bucket.put(key, yielding(source, 65536));
     case "yielding 256 KiB": return bucket.put(key, yielding(source, 262144));
+    case "yielding 1 MiB": return bucket.put(key, yielding(source, 1 << 20));
+    case "yielding 256 KiB when stalled": return bucket.put(key, yielding(source, 262144, true));
     case "response body": return bucket.put(key, new Response(source).body);
     case "uint8array + md5": {
       const md5 = await crypto.subtle.digest("MD5", source);
@@ -189,6 +194,8 @@ try {
     "fixed 1 MiB",
     "yielding 64 KiB",
     "yielding 256 KiB",
+    "yielding 1 MiB",
+    "yielding 256 KiB when stalled",
     "response body",
     "uint8array + md5",
     "uint8array + sha256",
@@ -230,7 +237,14 @@ try {
   console.log("\n| K puts at once | shape | wall | noop requests meanwhile | noop p50 | p95 | max |");
   console.log("|---|---|---|---|---|---|---|");
   for (const k of [1, 8, 16]) {
-    for (const shape of ["uint8array", "fixed 64 KiB", "yielding 64 KiB", "yielding 256 KiB"]) {
+    for (const shape of [
+      "uint8array",
+      "fixed 64 KiB",
+      "yielding 64 KiB",
+      "yielding 256 KiB",
+      "yielding 1 MiB",
+      "yielding 256 KiB when stalled",
+    ]) {
       let done = false;
       const latencies: number[] = [];
       const probe = (async () => {
