@@ -8,8 +8,13 @@
  * /proc/<pid>/task/<tid>/schedstat) and the wall time are read around each shape's request, less a
  * request that does nothing. Reads: `get` → `arrayBuffer()` (the edge), `get` → a POST of its body to
  * a local Node server (the converter's input), `get` → the response body (a download).
+ * Then K puts at once (1, 8, 16) per shape while this process sends requests that do nothing, one
+ * after the other: their latency is how long the thread left its sockets unread. "yielding N" writes
+ * the body into a FixedLengthStream N bytes at a time with a timer between two writes (what
+ * worker/r2-body.ts does); "when stalled" yields only when Date.now() has not moved since the last
+ * write, which is no signal of a poll: the clock moves while the sockets stay unread.
  *
- * Run: `node bench/r2-body-shapes.ts [--size BYTES] [--n N]`.
+ * Run: `npm run bench:r2-body-shapes -- [--size BYTES] [--n N]`.
  */
 import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
@@ -42,6 +47,22 @@ function fixed(source, chunk) {
   })();
   return stream.readable;
 }
+function ahead(source, chunk) {
+  const stream = new FixedLengthStream(source.length);
+  (async () => {
+    const writer = stream.writable.getWriter();
+    let turn = new Promise((resolve) => setTimeout(resolve, 0));
+    for (let at = 0; at < source.length; at += chunk) {
+      if (at > 0) {
+        await turn;
+        turn = new Promise((resolve) => setTimeout(resolve, 0));
+      }
+      await writer.write(source.subarray(at, at + chunk));
+    }
+    await writer.close();
+  })();
+  return stream.readable;
+}
 function yielding(source, chunk, whenStalled = false) {
   const stream = new FixedLengthStream(source.length);
   (async () => {
@@ -68,6 +89,7 @@ async function putShape(bucket, key, shape, source) {
     case "yielding 64 KiB": return bucket.put(key, yielding(source, 65536));
     case "yielding 256 KiB": return bucket.put(key, yielding(source, 262144));
     case "yielding 1 MiB": return bucket.put(key, yielding(source, 1 << 20));
+    case "timer ahead 256 KiB": return bucket.put(key, ahead(source, 262144));
     case "yielding 256 KiB when stalled": return bucket.put(key, yielding(source, 262144, true));
     case "response body": return bucket.put(key, new Response(source).body);
     case "uint8array + md5": {
@@ -196,6 +218,7 @@ try {
     "yielding 256 KiB",
     "yielding 1 MiB",
     "yielding 256 KiB when stalled",
+    "timer ahead 256 KiB",
     "response body",
     "uint8array + md5",
     "uint8array + sha256",
@@ -244,6 +267,7 @@ try {
       "yielding 256 KiB",
       "yielding 1 MiB",
       "yielding 256 KiB when stalled",
+      "timer ahead 256 KiB",
     ]) {
       let done = false;
       const latencies: number[] = [];

@@ -45,11 +45,17 @@ async function writeSliced(
 ): Promise<void> {
   const writer = writable.getWriter();
   let written = 0;
+  // The turn a slice waits for is asked for when the slice before it starts: workerd fires a
+  // timer at 1 ms at the earliest, and storing a slice takes longer, so the timer is due when the
+  // thread next looks at its sockets and it does so without sleeping (a sleeping thread waits for
+  // a core again on a loaded machine).
+  let turn = nextTurn();
   try {
     for await (const chunk of chunksOf(source)) {
       for (let at = 0; at < chunk.length; ) {
         if (written === R2_SLICE_BYTES) {
-          await nextTurn();
+          await turn;
+          turn = nextTurn();
           written = 0;
         }
         const slice = chunk.subarray(at, at + R2_SLICE_BYTES - written);
