@@ -9,11 +9,11 @@
  * Worker's own thread and digests the body 4 KB at a time in JavaScript, 45–58 ms of CPU for 3.4 MB
  * whatever the body's shape (a Uint8Array, an ArrayBuffer, a Blob, a stream of known length of any
  * chunk size, one multipart part, with or without a checksum: `bench/r2-body-shapes.ts`); 8 such
- * puts at once held a request doing nothing for 0.7 s, the whole time they ran. Written in slices
- * of R2_SLICE_BYTES with a timer between them (a timer fires only after the thread has looked at
- * its sockets), the same 8 puts let such requests through in 5 ms at p50 and 33 ms at p95.
- * Deployed, R2 is a service of its own; the slices cost the put about a millisecond each and let
- * the isolate's other requests in while a large file is written.
+ * puts at once held a request doing nothing for 0.7–1.3 s, the whole time they ran. Written in
+ * slices of R2_SLICE_BYTES with a timer between them (a timer fires only after the thread has looked
+ * at its sockets), the same 8 puts let such requests through in 4–10 ms at p50 and 33–96 ms at p95
+ * (README "R2 writes in slices"). Deployed, R2 is a service of its own; the slices let the isolate's
+ * other requests in while a large file is written.
  */
 
 /** Bytes written to R2 between two turns of the event loop (about 3.4 ms of digest locally). */
