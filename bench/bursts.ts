@@ -5,7 +5,7 @@
  * over during the burst, and the Worker runtime's memory once the stack is idle again.
  */
 
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { HEALTH_PATH } from "../contract/index.ts";
 import { textPdf } from "../tests/container/fixtures.ts";
@@ -48,6 +48,8 @@ export interface BurstResult {
   readonly ok: number;
   readonly wallS: number;
   readonly latencies: readonly number[];
+  /** Of the tasks that succeeded, upload → the answer with the task id (the upload stored). */
+  readonly uploadLatencies: readonly number[];
   /** Failed tasks and refused uploads, by code ("no answer" for a dropped connection). */
   readonly failures: readonly string[];
   /** Answers that were not JSON (status and the start of the text). */
@@ -61,6 +63,24 @@ export interface BurstResult {
   readonly healthFailures: readonly string[];
   /** The machine's 1-minute load average at the end of the burst. */
   readonly load: number;
+  /**
+   * CPU seconds the Worker's runtime (every thread of workerd: the Worker, its Durable Objects,
+   * miniflare's R2) used during the burst, when its process was given: the work, whatever the load.
+   */
+  readonly runtimeCpuS: number | undefined;
+}
+
+/** CPU seconds used so far by every thread of process `pid` (/proc/<pid>/task/<tid>/schedstat). */
+function cpuSeconds(pid: number): number {
+  let ns = 0;
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
+    } catch {
+      // the thread ended
+    }
+  }
+  return ns / 1e9;
 }
 
 /** Times `GET /api/health` one request after the other until `stop` resolves. */
@@ -94,13 +114,18 @@ async function probeHealth(url: string, stop: Promise<unknown>) {
   return { health, converterWaits, failures };
 }
 
-/** `n` tasks of `kind` started at once over `clients`, with health timed meanwhile. */
+/**
+ * `n` tasks of `kind` started at once over `clients`, with health timed meanwhile (and the CPU time
+ * of the Worker's runtime, process `runtimePid`, when given).
+ */
 export async function burst(
   url: string,
   kind: BurstKind,
   clients: readonly BenchClient[],
   n: number,
+  runtimePid?: number,
 ): Promise<BurstResult> {
+  const cpuBefore = runtimePid === undefined ? undefined : cpuSeconds(runtimePid);
   const started = performance.now();
   const tasks = Promise.allSettled(
     Array.from({ length: n }, (_, i) => kind.run(clients[i % clients.length] as BenchClient)),
@@ -132,6 +157,7 @@ export async function burst(
     ok: ok.length,
     wallS,
     latencies: ok.map((run) => run.totalMs),
+    uploadLatencies: ok.map((run) => run.startMs),
     failures,
     nonJson,
     withoutRetryAfter,
@@ -139,6 +165,8 @@ export async function burst(
     healthConverter: probe.converterWaits,
     healthFailures: probe.failures,
     load: loadavg()[0] ?? 0,
+    runtimeCpuS:
+      runtimePid === undefined || cpuBefore === undefined ? undefined : cpuSeconds(runtimePid) - cpuBefore,
   };
 }
 
@@ -239,11 +267,11 @@ function counted(values: readonly string[]): string {
 }
 
 export const BURST_HEADER =
-  "| round | tasks | succeeded | non-JSON | failures | jobs/s | task p50 | task p95 | health p50 | health p95 | health max | of it converter p95 | health failed | load |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|";
+  "| round | tasks | succeeded | non-JSON | failures | jobs/s | task p50 | task p95 | upload p50 / p95 | health p50 | health p95 | health max | of it converter p95 | health failed | load | Worker runtime CPU |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|";
 
 /** One row of the burst table. */
 export function burstRow(round: string, label: string, r: BurstResult): string {
   const failures = r.failures.length === 0 ? "0" : `${r.failures.length}: ${counted(r.failures)}`;
   const health = (p: number) => ms(percentile(r.health, p));
-  return `| ${round} | ${r.n} ${label} | ${r.ok}/${r.n} | ${r.nonJson.length} | ${failures} | ${(r.ok / r.wallS).toFixed(1)} | ${ms(percentile(r.latencies, 0.5))} | ${ms(percentile(r.latencies, 0.95))} | ${health(0.5)} | ${health(0.95)} | ${health(1)} | ${ms(percentile(r.healthConverter, 0.95))} | ${r.healthFailures.length === 0 ? "0" : counted(r.healthFailures)} | ${r.load.toFixed(1)} |`;
+  return `| ${round} | ${r.n} ${label} | ${r.ok}/${r.n} | ${r.nonJson.length} | ${failures} | ${(r.ok / r.wallS).toFixed(1)} | ${ms(percentile(r.latencies, 0.5))} | ${ms(percentile(r.latencies, 0.95))} | ${ms(percentile(r.uploadLatencies, 0.5))} / ${ms(percentile(r.uploadLatencies, 0.95))} | ${health(0.5)} | ${health(0.95)} | ${health(1)} | ${ms(percentile(r.healthConverter, 0.95))} | ${r.healthFailures.length === 0 ? "0" : counted(r.healthFailures)} | ${r.load.toFixed(1)} | ${r.runtimeCpuS === undefined ? "-" : `${r.runtimeCpuS.toFixed(1)} s`} |`;
 }

@@ -132,7 +132,9 @@ await withStack({ raiseLimits: true }, async (url) => {
   console.log(BURST_HEADER);
   for (let round = 1; round <= ROUNDS; round++) {
     for (const kind of KINDS.map((name) => kinds[name])) {
-      const result = await profiled(processes.runtime, kind.label, () => burst(url, kind, clients, BURST));
+      const result = await profiled(processes.runtime, kind.label, () =>
+        burst(url, kind, clients, BURST, processes.runtime),
+      );
       failures += result.failures.length;
       nonJson += result.nonJson.length;
       // A burst during which no health request succeeded counts apart (its p95 is undefined).

@@ -5,6 +5,7 @@ import type { EngineInput, EngineOutput, ExtraInputs, ToolHandler } from "../eng
 import type { ConverterClient, ConverterFileMeta, ConverterInput } from "./converter-client.ts";
 import { EDGE_JOB_QUEUE, edgeSlots } from "./edge-slots.ts";
 import { outputFilename, safeFilename } from "./file-names.ts";
+import { r2Body } from "./r2-body.ts";
 import { outputKey } from "./task-files.ts";
 import { JOB_PROGRESS, type TaskOutput, type TaskRecord } from "./task-record.ts";
 import type { StoredInput } from "./upload.ts";
@@ -115,15 +116,10 @@ async function storeOutput(
 ): Promise<TaskOutput> {
   const key = outputKey(task.id, meta.index);
   const filename = outputName(task, meta);
-  const stored = await files.put(key, body, { httpMetadata: { contentType: FILE_KINDS[meta.kind].mime } });
+  const stored = await files.put(key, r2Body(body, meta.size), {
+    httpMetadata: { contentType: FILE_KINDS[meta.kind].mime },
+  });
   return { key, filename, size: stored.size, kind: meta.kind };
-}
-
-/** R2 stores a stream only when its length is known: the converter announces it in the file frame. */
-function ofLength(body: ReadableStream<Uint8Array>, size: number): ReadableStream<Uint8Array> {
-  const fixed = new FixedLengthStream(size);
-  body.pipeTo(fixed.writable).catch(() => undefined);
-  return fixed.readable;
 }
 
 /**
@@ -190,7 +186,8 @@ export async function runJob(task: TaskRecord, deps: JobDeps, progress: Progress
       {
         onProgress: (percent) => progress(JOB_PROGRESS.converting + Math.round((percent * span) / 100)),
         onFile: async (meta, body) => {
-          outputs.push(await storeOutput(deps.files, task, meta, ofLength(body, meta.size)));
+          // R2 stores a stream only when its length is known: the converter announces it in the frame.
+          outputs.push(await storeOutput(deps.files, task, meta, body));
         },
       },
     )

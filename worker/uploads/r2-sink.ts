@@ -1,4 +1,5 @@
 import { FILE_KINDS } from "../../contract/index.ts";
+import { r2Body } from "../r2-body.ts";
 import { extraInputKey, inputKey } from "../task-files.ts";
 import type { FileSink, ReceivedFile, StoredInput } from "./types.ts";
 
@@ -81,7 +82,8 @@ async function store(bucket: R2Bucket, key: string, file: ReceivedFile): Promise
   const parts = new PartBuffer(file.chunks);
   const first = await parts.next();
   if (first === null || first.length < R2_PART_BYTES) {
-    await bucket.put(key, first ?? new Uint8Array(0), options);
+    const bytes = first ?? new Uint8Array(0);
+    await bucket.put(key, r2Body(bytes, bytes.length), options);
     return first?.length ?? 0;
   }
   const upload = await bucket.createMultipartUpload(key, options);
@@ -90,7 +92,7 @@ async function store(bucket: R2Bucket, key: string, file: ReceivedFile): Promise
     let size = 0;
     for (let part: Uint8Array | null = first; part !== null; part = await parts.next()) {
       // The buffer is reused for the next part once this upload has completed.
-      uploaded.push(await upload.uploadPart(uploaded.length + 1, part));
+      uploaded.push(await upload.uploadPart(uploaded.length + 1, r2Body(part, part.length)));
       size += part.length;
     }
     await upload.complete(uploaded);
