@@ -103,7 +103,7 @@ const PDFA_PART = /pdfaid:part\s*(?:>|=\s*["'])\s*(\d+)/;
  * The PDF/A part the document's XMP claims (1 to 4), or 1 when the claim's part does not read
  * (the strictest rules apply); 0 without a claim.
  */
-function pdfAPart(metadata: mupdf.PDFObject): number {
+export function pdfAPart(metadata: mupdf.PDFObject): number {
   if (!claimsPdfA(metadata)) return 0;
   try {
     const part = PDFA_PART.exec(metadata.readStream().asString())?.[1];

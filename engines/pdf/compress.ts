@@ -12,7 +12,7 @@ import { subsetFonts } from "./compress-fonts.ts";
 import { pruneGlyphMaps } from "./compress-glyph-maps.ts";
 import { recompressImages } from "./compress-images.ts";
 import { COMPRESSION_LEVELS, type CompressionLevelName } from "./compress-levels.ts";
-import { claimsPdfA, removePrivateData } from "./compress-private-data.ts";
+import { pdfAPart, removePrivateData } from "./compress-private-data.ts";
 import { removeUnusedResources } from "./compress-resources.ts";
 import { narrowScripts } from "./compress-scripts.ts";
 import { redeflateStreams } from "./compress-streams.ts";
@@ -32,6 +32,12 @@ import { savePdf } from "./write-pdf.ts";
  * stream again undid the font subsetting on some files (compress-streams.ts does it instead).
  */
 const SAVE_OPTIONS = "garbage=compact,compress,compress-fonts,compress-images,objstms,compression-effort=100";
+/**
+ * PDF/A-1 (ISO 19005-1) is based on PDF 1.4, which has neither object streams nor
+ * cross-reference streams (PDF 1.5), and validators reject both: a file whose XMP claims part 1
+ * is saved with a classic cross-reference table, so that it stays what its XMP says it is.
+ */
+const PDF_A1_SAVE_OPTIONS = SAVE_OPTIONS.replace(",objstms", "");
 
 /** Progress scale: open and fonts, then images, then the save. */
 const FONTS_DONE = 10;
@@ -57,7 +63,8 @@ export const compressPdf: EngineHandler<{ quality: CompressionLevelName }> = asy
     const pages = pdf.countPages();
     const repaired = wasRepaired(pdf);
     const privateData = removePrivateData(pdf);
-    const pdfA = claimsPdfA(pdf.getTrailer().get("Root", "Metadata"));
+    const pdfAClaim = pdfAPart(pdf.getTrailer().get("Root", "Metadata"));
+    const pdfA = pdfAClaim > 0;
     replaceSrgbProfiles(pdf, pdfA);
     const unusedResources = removeUnusedResources(pdf);
     const duplicates = mergeDuplicateStreams(pdf);
@@ -69,7 +76,7 @@ export const compressPdf: EngineHandler<{ quality: CompressionLevelName }> = asy
     roundPathCoordinates(pdf, level.pathDigits);
     narrowScripts(pdf);
     redeflateStreams(pdf);
-    const saved = savePdf(pdf, SAVE_OPTIONS);
+    const saved = savePdf(pdf, pdfAClaim === 1 ? PDF_A1_SAVE_OPTIONS : SAVE_OPTIONS);
     progress(100);
     // Against the upload, when preparation rewrote it (a repair can grow a file): never larger.
     const original = input.uploaded ?? input.bytes;
