@@ -14,7 +14,7 @@ import { recompressImages } from "./compress-images.ts";
 import { COMPRESSION_LEVELS, type CompressionLevelName } from "./compress-levels.ts";
 import { pdfAPart, removePrivateData } from "./compress-private-data.ts";
 import { removeUnusedResources } from "./compress-resources.ts";
-import { narrowScripts } from "./compress-scripts.ts";
+import { compactScripts } from "./compress-scripts.ts";
 import { redeflateStreams } from "./compress-streams.ts";
 import { subsetType1Fonts } from "./compress-type1.ts";
 import { convertType1ToCff } from "./compress-type1-cff.ts";
@@ -74,7 +74,7 @@ export const compressPdf: EngineHandler<{ quality: CompressionLevelName }> = asy
       progress(Math.round(FONTS_DONE + share * (IMAGES_DONE - FONTS_DONE))),
     );
     roundPathCoordinates(pdf, level.pathDigits);
-    narrowScripts(pdf);
+    compactScripts(pdf, pdfAClaim !== 1);
     redeflateStreams(pdf);
     const saved = savePdf(pdf, pdfAClaim === 1 ? PDF_A1_SAVE_OPTIONS : SAVE_OPTIONS);
     progress(100);

@@ -73,3 +73,41 @@ describe("compressPdf on files claiming PDF/A", () => {
     expect(latin1(await compressed(part2.input))).toContain("/ObjStm");
   });
 });
+
+describe("compressPdf on document JavaScript held in streams", () => {
+  it("stores each script as a string in its action (packed into an object stream), its bytes unchanged", async () => {
+    const doc = textPdfDocument("Scripted", 1);
+    // Parentheses, backslashes, CR LF, tabs and Latin-1 bytes: what a string must escape.
+    const ascii = Array.from(
+      { length: 40 },
+      (_, i) => `function f${i}(a) {\r\n\tif (a > ${i}) app.alert("(${i}) \\\\ done");\r\n}\r\n`,
+    ).join("");
+    const latin = Uint8Array.from([...new TextEncoder().encode("app.alert('"), 0xe9, 0xe8, 0xff, 0x28, 0x29]);
+    const utf16 = Uint8Array.from([0xfe, 0xff, 0x00, 0x52, 0x00, 0xe9, 0x00, 0x73, 0x00, 0x75]);
+    const shared = doc.addStream(new TextEncoder().encode(ascii), {});
+    const action = (script: mupdf.PDFObject) => doc.addObject({ S: doc.newName("JavaScript"), JS: script });
+    const actions = [
+      action(shared),
+      action(doc.addStream(latin, {})),
+      action(doc.addStream(utf16, {})),
+      action(shared),
+    ];
+    const names = doc.newArray();
+    actions.forEach((item, i) => {
+      names.push(doc.newString(`script${i}`));
+      names.push(item);
+    });
+    doc
+      .getTrailer()
+      .get("Root")
+      .put("Names", doc.addObject({ JavaScript: doc.addObject({ Names: names }) }));
+    const out = openPdf(await compressed(save(doc, "")));
+    const tree = out.getTrailer().get("Root", "Names", "JavaScript", "Names");
+    const expected = [new TextEncoder().encode(ascii), latin, utf16, new TextEncoder().encode(ascii)];
+    expected.forEach((bytes, i) => {
+      const script = tree.get(2 * i + 1, "JS");
+      expect(script.isString()).toBe(true);
+      expect([...script.asByteString()]).toEqual([...bytes]);
+    });
+  });
+});
