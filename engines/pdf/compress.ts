@@ -5,6 +5,7 @@ import { pruneCidFontData } from "./compress-cid-fonts.ts";
 import { replaceSrgbProfiles } from "./compress-colour-spaces.ts";
 import { roundPathCoordinates } from "./compress-content.ts";
 import { mergeDuplicateStreams } from "./compress-duplicates.ts";
+import { removeEmptyDrawings } from "./compress-empty-drawings.ts";
 import { pruneUndrawnDifferences } from "./compress-encodings.ts";
 import { extractFontCollections } from "./compress-font-collections.ts";
 import { subsetFontPrograms } from "./compress-font-programs.ts";
@@ -13,6 +14,7 @@ import { pruneGlyphMaps } from "./compress-glyph-maps.ts";
 import { recompressImages } from "./compress-images.ts";
 import { COMPRESSION_LEVELS, type CompressionLevelName } from "./compress-levels.ts";
 import { pdfAPart, removePrivateData } from "./compress-private-data.ts";
+import { removeRedundantEntries } from "./compress-redundant-entries.ts";
 import { removeUnusedResources } from "./compress-resources.ts";
 import { compactScripts } from "./compress-scripts.ts";
 import { redeflateStreams } from "./compress-streams.ts";
@@ -65,7 +67,9 @@ export const compressPdf: EngineHandler<{ quality: CompressionLevelName }> = asy
     const privateData = removePrivateData(pdf);
     const pdfAClaim = pdfAPart(pdf.getTrailer().get("Root", "Metadata"));
     const pdfA = pdfAClaim > 0;
+    const redundant = removeRedundantEntries(pdf, pdfA);
     replaceSrgbProfiles(pdf, pdfA);
+    removeEmptyDrawings(pdf);
     const unusedResources = removeUnusedResources(pdf);
     const duplicates = mergeDuplicateStreams(pdf);
     const fontsSubset = trySubsetFonts(pdf, harfBuzz, pdfA);
@@ -90,7 +94,7 @@ export const compressPdf: EngineHandler<{ quality: CompressionLevelName }> = asy
       images_recompressed: smaller ? images.recompressed : 0,
       images_downsampled: smaller ? images.downsampled : 0,
       fonts_subset: smaller && fontsSubset,
-      private_data_removed: smaller ? privateData : 0,
+      private_data_removed: smaller ? privateData + redundant : 0,
       duplicates_merged: smaller ? duplicates : 0,
       unused_resources_removed: smaller ? unusedResources : 0,
       already_optimized: !smaller,

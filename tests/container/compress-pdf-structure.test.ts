@@ -7,10 +7,10 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type * as mupdf from "mupdf";
+import * as mupdf from "mupdf";
 import { describe, expect, it } from "vitest";
 import { compressPdf } from "../../engines/pdf/compress.ts";
-import { openPdf, pageTexts, pdfInput, save, textPdfDocument } from "./fixtures.ts";
+import { openPdf, pageTexts, pdfInput, save, textPdf, textPdfDocument } from "./fixtures.ts";
 
 async function compressed(bytes: Uint8Array): Promise<Uint8Array> {
   const { bytes: out } = await compressPdf([pdfInput("in.pdf", bytes)], { quality: "medium" }, () => {});
@@ -18,6 +18,31 @@ async function compressed(bytes: Uint8Array): Promise<Uint8Array> {
 }
 
 const latin1 = (bytes: Uint8Array) => new TextDecoder("latin1").decode(bytes);
+
+/** Page 1 rendered at 100 ppi: its RGB samples. */
+function pageOnePixels(bytes: Uint8Array): Uint8ClampedArray {
+  const pixmap = openPdf(bytes)
+    .loadPage(0)
+    .toPixmap(mupdf.Matrix.scale(100 / 72, 100 / 72), mupdf.ColorSpace.DeviceRGB, false, true);
+  return pixmap.getPixels().slice();
+}
+
+function differingSamples(a: Uint8ClampedArray, b: Uint8ClampedArray): number {
+  if (a.length !== b.length) return Number.POSITIVE_INFINITY;
+  let differ = 0;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) differ++;
+  return differ;
+}
+
+/** Draws `content` on page 1 after what it draws, with `xobjects` as its forms. */
+function drawOnPageOne(doc: mupdf.PDFDocument, content: string, xobjects: Record<string, mupdf.PDFObject>) {
+  const page = doc.findPage(0);
+  const dictionary = doc.newDictionary();
+  for (const [name, form] of Object.entries(xobjects)) dictionary.put(name, form);
+  page.get("Resources").put("XObject", dictionary);
+  const contents = page.get("Contents");
+  contents.writeStream(`${contents.readStream().asString()}\n${content}`);
+}
 
 /** Whether `qpdf --check` passes on `bytes`. */
 function qpdfChecks(bytes: Uint8Array): boolean {
@@ -109,5 +134,180 @@ describe("compressPdf on document JavaScript held in streams", () => {
       expect(script.isString()).toBe(true);
       expect([...script.asByteString()]).toEqual([...bytes]);
     });
+  });
+});
+
+describe("compressPdf on document-level entries that repeat what a reader knows", () => {
+  it("drops a form dictionary without fields when no page has a widget, and keeps real forms", async () => {
+    const withEmptyForm = (widget: boolean) => {
+      const doc = textPdfDocument("Formless", 2);
+      const helvetica = doc.addObject({ Type: "Font", Subtype: "Type1", BaseFont: "Helvetica" });
+      const form = doc.addObject({ Fields: doc.newArray(), DR: { Font: { Helv: helvetica } } });
+      form.put("DA", doc.newString("/Helv 0 Tf 0 g"));
+      doc.getTrailer().get("Root").put("AcroForm", form);
+      if (widget) {
+        const annotation = doc.addObject({
+          Type: "Annot",
+          Subtype: "Widget",
+          Rect: [72, 72, 200, 90],
+          FT: "Tx",
+        });
+        doc.findPage(1).put("Annots", doc.newArray());
+        doc.findPage(1).get("Annots").push(annotation);
+      }
+      return save(doc, "");
+    };
+    const out = openPdf(await compressed(withEmptyForm(false)));
+    expect(out.getTrailer().get("Root", "AcroForm").isNull()).toBe(true);
+    expect(pageTexts(out)).toEqual(["Formless page 1", "Formless page 2"]);
+    // A widget outside /Fields, or a real field: the form stays.
+    const widget = openPdf(await compressed(withEmptyForm(true)));
+    expect(widget.getTrailer().get("Root", "AcroForm", "DR", "Font", "Helv").isNull()).toBe(false);
+    const field = openPdf(await compressed(textPdf("Filled", 1, { field: ["name", "Ada"] })));
+    // A font embedded for fields to come (compress-pdf.test.ts keeps such forms' fonts whole).
+    const doc = textPdfDocument("Template", 1);
+    const embedded = doc.addFont(new mupdf.Font("Times-Roman"));
+    doc
+      .getTrailer()
+      .get("Root")
+      .put(
+        "AcroForm",
+        doc.addObject({
+          Fields: doc.newArray(),
+          DA: doc.newString("/F1 0 Tf 0 g"),
+          DR: { Font: { F1: embedded } },
+        }),
+      );
+    const template = openPdf(await compressed(save(doc, "")));
+    expect(template.getTrailer().get("Root", "AcroForm", "DR", "Font", "F1").isNull()).toBe(false);
+    expect(field.getTrailer().get("Root", "AcroForm", "Fields").length).toBe(1);
+  });
+
+  it("drops XMP that only repeats the document information, and keeps XMP that says more", async () => {
+    const described = (properties: string, title = "Quarterly report") => {
+      const doc = textPdfDocument("Described", 1);
+      const info = doc.addObject({});
+      info.put("Title", doc.newString(title));
+      info.put("Producer", doc.newString("Writer 5.2 (c) Someone"));
+      info.put("CreationDate", doc.newString("D:20250310104055+01'00'"));
+      info.put("ModDate", doc.newString("D:20250310100354Z"));
+      doc.getTrailer().put("Info", info);
+      withXmp(doc, properties);
+      return save(doc, "");
+    };
+    const repeated =
+      '<xmp:CreateDate>2025-03-10T10:40:55+01:00</xmp:CreateDate><xmp:ModifyDate>2025-03-10T11:03:54+01:00</xmp:ModifyDate><xmp:MetadataDate>2025-03-10T11:03:54+01:00</xmp:MetadataDate><dc:format>application/pdf</dc:format><dc:title><rdf:Alt><rdf:li xml:lang="x-default">Quarterly report</rdf:li></rdf:Alt></dc:title><xmpMM:DocumentID>uuid:5d0a8a2c</xmpMM:DocumentID><pdf:Producer>Writer 5.2 (c) Someone</pdf:Producer>';
+    const dropped = openPdf(await compressed(described(repeated)));
+    expect(dropped.getTrailer().get("Root", "Metadata").isNull()).toBe(true);
+    expect(dropped.getTrailer().get("Info", "Title").asString()).toBe("Quarterly report");
+    expect(dropped.getTrailer().get("Info", "ModDate").asString()).toBe("D:20250310100354Z");
+    // A property /Info does not hold, a title it holds otherwise, a date at another instant: kept.
+    const saysMore = [
+      described(
+        `${repeated}<dc:rights><rdf:Alt><rdf:li xml:lang="x-default">CC BY</rdf:li></rdf:Alt></dc:rights>`,
+      ),
+      described(repeated, "Another title"),
+      described(repeated.replace("10:40:55+01:00", "10:40:55+02:00")),
+    ];
+    for (const input of saysMore) {
+      const kept = openPdf(await compressed(input))
+        .getTrailer()
+        .get("Root", "Metadata");
+      expect(kept.readStream().asString()).toContain("Quarterly report");
+    }
+  });
+
+  it("drops page boxes equal to their defaults and the page-piece date, and keeps boxes that differ", async () => {
+    const doc = textPdfDocument("Boxed", 2);
+    const pieces = doc.addObject({ Illustrator: { Private: doc.newString("artwork") } });
+    for (const index of [0, 1]) {
+      const page = doc.findPage(index);
+      page.put("CropBox", [0, 0, 595, 842]);
+      page.put("BleedBox", [0, 0, 595, 842]);
+      page.put("ArtBox", [595, 842, 0, 0]);
+      page.put("TrimBox", index === 0 ? [0, 0, 595, 842] : [10, 10, 585, 832]);
+      page.put("PieceInfo", pieces);
+      page.put("LastModified", doc.newString("D:20250310110254+01'00'"));
+    }
+    const out = openPdf(await compressed(save(doc, "")));
+    for (const index of [0, 1]) {
+      const page = out.findPage(index);
+      for (const key of ["CropBox", "BleedBox", "ArtBox", "LastModified"])
+        expect(page.get(key).isNull()).toBe(true);
+      expect(page.get("MediaBox").isNull() && page.get("Parent", "MediaBox").isNull()).toBe(false);
+    }
+    expect(out.findPage(0).get("TrimBox").isNull()).toBe(true);
+    expect(out.findPage(1).get("TrimBox").toString()).toBe("[10 10 585 832]");
+    expect(out.loadPage(1).getBounds("TrimBox")).toEqual([10, 10, 585, 832]);
+  });
+
+  it("drops a form's default type and matrix and obsolete procedure sets", async () => {
+    const doc = textPdfDocument("Formed", 1);
+    const form = (matrix: number[]) =>
+      doc.addStream("0 0 1 rg 0 0 50 50 re f", {
+        Type: "XObject",
+        Subtype: "Form",
+        FormType: 1,
+        BBox: [0, 0, 50, 50],
+        Matrix: matrix,
+        Resources: { ProcSet: ["PDF"] },
+      });
+    drawOnPageOne(doc, "q 1 0 0 1 100 100 cm /A Do Q q 1 0 0 1 300 100 cm /B Do Q", {
+      A: form([1, 0, 0, 1, 0, 0]),
+      B: form([2, 0, 0, 2, 0, 0]),
+    });
+    const input = save(doc, "");
+    const out = await compressed(input);
+    const forms = openPdf(out).findPage(0).get("Resources", "XObject");
+    for (const key of ["FormType", "Matrix"]) expect(forms.get("A", key).isNull()).toBe(true);
+    expect(forms.get("A", "Resources", "ProcSet").isNull()).toBe(true);
+    expect(forms.get("B", "Matrix").toString()).toBe("[2 0 0 2 0 0]");
+    expect(differingSamples(pageOnePixels(out), pageOnePixels(input))).toBe(0);
+  });
+});
+
+describe("compressPdf on drawings that draw nothing", () => {
+  it("removes forms that paint nothing, the groups they leave empty and empty layers, drawing the same", async () => {
+    const doc = textPdfDocument("Flattened", 1);
+    // A flattened empty text field's appearance: marked content and state, no paint.
+    const empty = doc.addStream("0 TL\nq\n/Tx BMC\nEMC\nQ", {
+      Type: "XObject",
+      Subtype: "Form",
+      BBox: [0, 0, 100, 20],
+      Resources: {},
+    });
+    const line = doc.addStream("0 0 0 RG 2 w 0 0 m 180 70 l S", {
+      Type: "XObject",
+      Subtype: "Form",
+      BBox: [0, 0, 200, 80],
+      Resources: {},
+    });
+    const layer = doc.addObject({ Type: "OCG", Name: doc.newString("Layer 1") });
+    doc.findPage(0).get("Resources").put("Properties", doc.newDictionary());
+    doc.findPage(0).get("Resources", "Properties").put("MC0", layer);
+    const fields = Array.from({ length: 6 }, (_, i) => `q 1 0 0 1 ${20 + 90 * i} 780 cm /E${i} Do Q`).join(
+      "\n",
+    );
+    drawOnPageOne(
+      doc,
+      `/OC /MC0 BDC\nEMC\n/Span <</MCID 0>> BDC\nEMC\nq 0.5 0 0 0.5 100 300 cm /Line Do Q\n${fields}`,
+      { Line: line, ...Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`E${i}`, empty])) },
+    );
+    const input = save(doc, "");
+    const out = await compressed(input);
+    const page = openPdf(out).findPage(0);
+    const content = page.get("Contents").readStream().asString();
+    expect(content).not.toMatch(/\/E\d Do/);
+    expect(content).not.toContain("/OC /MC0");
+    expect(content).toContain("/Line Do");
+    expect(content).toContain("/Span <</MCID 0>> BDC");
+    const names: string[] = [];
+    page.get("Resources", "XObject").forEach((_value, key) => {
+      names.push(String(key));
+    });
+    expect(names).toEqual(["Line"]);
+    expect(page.get("Resources", "Properties").isNull()).toBe(true);
+    expect(differingSamples(pageOnePixels(out), pageOnePixels(input))).toBe(0);
+    expect(pageTexts(openPdf(out))).toEqual(["Flattened page 1"]);
   });
 });
