@@ -1,6 +1,11 @@
 import type * as mupdf from "mupdf";
-import { codedPlainly, writeDeflated } from "./compress-streams.ts";
-import { ContentLexer } from "./content-lexer.ts";
+import {
+  type Operation,
+  pageResources,
+  readOperations,
+  withEdits,
+  writeContent,
+} from "./content-operations.ts";
 
 /**
  * Operators that change only the graphics state (text state, colours, clipping and the current
@@ -18,18 +23,6 @@ const STATE_OPERATORS = new Set(
 /** What may stand in a form's content besides state operators, the form still painting nothing. */
 const NESTING_OPERATORS = new Set(["q", "Q", "BMC", "BDC", "EMC", "MP", "DP"]);
 const MARKED_OPEN = new Set(["BMC", "BDC"]);
-/** White space from a position on (sticky). */
-const WHITE_RUN = /[\0\t\n\f\r ]*/y;
-
-interface Operation {
-  readonly operator: string;
-  readonly operands: readonly string[];
-  /** Whether an operand is a dictionary (a marked-content property list written in place). */
-  readonly inlineDictionary: boolean;
-  /** From the first operand to the end of the operator. */
-  readonly start: number;
-  readonly end: number;
-}
 
 /**
  * Removes from page and form contents what draws nothing: `Do` of a form XObject whose content
@@ -49,8 +42,8 @@ export function removeEmptyDrawings(pdf: mupdf.PDFDocument): number {
     const object = pdf.newIndirect(num);
     try {
       if (!object.isStream() || object.get("Subtype").asName() !== "Form") continue;
-      const operations = readOperations(object);
-      if (operations !== null && paintsNothing(operations)) emptyForms.add(num);
+      const read = readOperations(object);
+      if (read !== null && paintsNothing(read.operations)) emptyForms.add(num);
       if (object.get("Resources").isDictionary())
         holders.push({ stream: object, resources: object.get("Resources") });
     } catch {
@@ -80,50 +73,6 @@ export function removeEmptyDrawings(pdf: mupdf.PDFDocument): number {
   return removed;
 }
 
-/** The page's resources, inherited from the page tree when the page has none of its own. */
-function pageResources(page: mupdf.PDFObject): mupdf.PDFObject {
-  let node = page;
-  for (let depth = 0; depth < 64 && node.isDictionary(); depth++) {
-    if (!node.get("Resources").isNull()) return node.get("Resources");
-    node = node.get("Parent");
-  }
-  return page.get("Resources");
-}
-
-/** The operations of a content stream, or null when it holds an inline image or is coded otherwise than plainly. */
-function readOperations(stream: mupdf.PDFObject): Operation[] | null {
-  if (!stream.get("Filter").isNull() && !codedPlainly(stream)) return null;
-  const lexer = new ContentLexer(new TextDecoder("latin1").decode(stream.readStream().asUint8Array()));
-  const operations: Operation[] = [];
-  let operands: string[] = [];
-  let start = -1;
-  let depth = 0;
-  let inlineDictionary = false;
-  while (lexer.next()) {
-    if (start < 0) start = lexer.start;
-    if (lexer.kind === "<<" || lexer.kind === "[") {
-      depth++;
-      inlineDictionary ||= lexer.kind === "<<";
-    } else if (lexer.kind === ">>" || lexer.kind === "]") depth--;
-    if (
-      lexer.kind !== "word" ||
-      depth > 0 ||
-      lexer.text === "true" ||
-      lexer.text === "false" ||
-      lexer.text === "null"
-    ) {
-      operands.push(lexer.text);
-      continue;
-    }
-    if (lexer.text === "BI") return null;
-    operations.push({ operator: lexer.text, operands, inlineDictionary, start, end: lexer.end });
-    operands = [];
-    start = -1;
-    inlineDictionary = false;
-  }
-  return operations;
-}
-
 /** Whether a form's operations paint nothing (and carry no property list a structure tree could point into). */
 function paintsNothing(operations: readonly Operation[]): boolean {
   return operations.every(
@@ -140,8 +89,9 @@ function removeFromContent(
   stream: mupdf.PDFObject,
   isEmptyForm: (name: string) => boolean,
 ): number {
-  const operations = readOperations(stream);
-  if (operations === null) return 0;
+  const read = readOperations(stream);
+  if (read === null) return 0;
+  const { operations } = read;
   const gone = operations.map(
     (op) => op.operator === "Do" && op.operands.length === 1 && isEmptyForm(op.operands[0]?.slice(1) ?? ""),
   );
@@ -163,18 +113,13 @@ function removeFromContent(
   }
   const removed = gone.filter(Boolean).length;
   if (removed === 0) return 0;
-  const text = new TextDecoder("latin1").decode(stream.readStream().asUint8Array());
-  let out = "";
-  let copied = 0;
-  operations.forEach((op, i) => {
-    if (!gone[i]) return;
-    out += text.slice(copied, op.start);
-    // The white space after a removed operator goes with it.
-    WHITE_RUN.lastIndex = op.end;
-    WHITE_RUN.exec(text);
-    copied = WHITE_RUN.lastIndex;
-  });
-  const bytes = Buffer.from(out + text.slice(copied), "latin1");
-  if (writeDeflated(pdf, stream, bytes, 0) === 0) stream.writeStream(bytes);
+  writeContent(
+    pdf,
+    stream,
+    withEdits(
+      read.text,
+      operations.flatMap((op, i) => (gone[i] ? [{ op, text: "" }] : [])),
+    ),
+  );
   return removed;
 }

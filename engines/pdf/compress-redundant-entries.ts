@@ -152,7 +152,7 @@ function inherited(node: mupdf.PDFObject, key: string): number[] | null {
 }
 
 /** A rectangle as [left, bottom, right, top] (corners in either order), or null when it does not read. */
-function rectangle(value: mupdf.PDFObject): number[] | null {
+export function rectangle(value: mupdf.PDFObject): number[] | null {
   if (!value.isArray() || value.length !== 4) return null;
   const numbers: number[] = [];
   for (let i = 0; i < 4; i++) {

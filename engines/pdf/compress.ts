@@ -12,6 +12,7 @@ import { subsetFontPrograms } from "./compress-font-programs.ts";
 import { subsetFonts } from "./compress-fonts.ts";
 import { pruneGlyphMaps } from "./compress-glyph-maps.ts";
 import { recompressImages } from "./compress-images.ts";
+import { inlineSingleUseForms } from "./compress-inline-forms.ts";
 import { COMPRESSION_LEVELS, type CompressionLevelName } from "./compress-levels.ts";
 import { pdfAPart, removePrivateData } from "./compress-private-data.ts";
 import { removeRedundantEntries } from "./compress-redundant-entries.ts";
@@ -70,6 +71,7 @@ export const compressPdf: EngineHandler<{ quality: CompressionLevelName }> = asy
     const redundant = removeRedundantEntries(pdf, pdfA);
     replaceSrgbProfiles(pdf, pdfA);
     removeEmptyDrawings(pdf);
+    inlineSingleUseForms(pdf);
     const unusedResources = removeUnusedResources(pdf);
     const duplicates = mergeDuplicateStreams(pdf);
     const fontsSubset = trySubsetFonts(pdf, harfBuzz, pdfA);

@@ -252,7 +252,8 @@ describe("compressPdf on document-level entries that repeat what a reader knows"
         Matrix: matrix,
         Resources: { ProcSet: ["PDF"] },
       });
-    drawOnPageOne(doc, "q 1 0 0 1 100 100 cm /A Do Q q 1 0 0 1 300 100 cm /B Do Q", {
+    // Each drawn twice: forms drawn once are drawn in place (see below).
+    drawOnPageOne(doc, "q 1 0 0 1 100 100 cm /A Do Q q 1 0 0 1 300 100 cm /B Do Q /A Do /B Do", {
       A: form([1, 0, 0, 1, 0, 0]),
       B: form([2, 0, 0, 2, 0, 0]),
     });
@@ -290,7 +291,7 @@ describe("compressPdf on drawings that draw nothing", () => {
     );
     drawOnPageOne(
       doc,
-      `/OC /MC0 BDC\nEMC\n/Span <</MCID 0>> BDC\nEMC\nq 0.5 0 0 0.5 100 300 cm /Line Do Q\n${fields}`,
+      `/OC /MC0 BDC\nEMC\n/Span <</MCID 0>> BDC\nEMC\nq 0.5 0 0 0.5 100 300 cm /Line Do Q /Line Do\n${fields}`,
       { Line: line, ...Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`E${i}`, empty])) },
     );
     const input = save(doc, "");
@@ -309,5 +310,54 @@ describe("compressPdf on drawings that draw nothing", () => {
     expect(page.get("Resources", "Properties").isNull()).toBe(true);
     expect(differingSamples(pageOnePixels(out), pageOnePixels(input))).toBe(0);
     expect(pageTexts(openPdf(out))).toEqual(["Flattened page 1"]);
+  });
+});
+
+describe("compressPdf on forms drawn once", () => {
+  it("draws in place a form one page draws once, clipped and placed as the form was, and keeps the others", async () => {
+    const doc = textPdfDocument("Inlined", 2);
+    const colour = doc.addObject({ Type: "ExtGState", ca: 0.5 });
+    // Drawn once, with a matrix, a clip smaller than what it paints and a resource of its own.
+    const once = doc.addStream("/Half gs 0 0 1 rg 0 0 300 300 re f BT /F1 12 Tf 10 10 Td (Inside) Tj ET", {
+      Type: "XObject",
+      Subtype: "Form",
+      BBox: [0, 0, 120, 80],
+      Matrix: [1.5, 0, 0, 1.5, 10, 20],
+      Resources: {
+        ExtGState: { Half: colour },
+        Font: { F1: doc.findPage(0).get("Resources", "Font", "F1") },
+      },
+    });
+    const shared = doc.addStream("1 0 0 rg 0 0 40 40 re f", {
+      Type: "XObject",
+      Subtype: "Form",
+      BBox: [0, 0, 40, 40],
+    });
+    const grouped = doc.addStream("0 1 0 rg 0 0 40 40 re f", {
+      Type: "XObject",
+      Subtype: "Form",
+      BBox: [0, 0, 40, 40],
+      Group: { S: "Transparency" },
+    });
+    drawOnPageOne(doc, "q 1 0 0 1 100 400 cm /Once Do Q q 1 0 0 1 400 400 cm /Shared Do Q /Grouped Do", {
+      Once: once,
+      Shared: shared,
+      Grouped: grouped,
+    });
+    // The second page draws the shared form too.
+    const second = doc.findPage(1);
+    second.get("Resources").put("XObject", doc.newDictionary());
+    second.get("Resources", "XObject").put("Shared", shared);
+    second.get("Contents").writeStream(`${second.get("Contents").readStream().asString()} /Shared Do`);
+    const input = save(doc, "");
+    const out = await compressed(input);
+    const page = openPdf(out).findPage(0);
+    expect(page.get("Resources", "XObject", "Once").isNull()).toBe(true);
+    expect(page.get("Resources", "XObject", "Shared").isNull()).toBe(false);
+    expect(page.get("Resources", "XObject", "Grouped").isNull()).toBe(false);
+    expect(page.get("Resources", "ExtGState", "Half").get("ca").asNumber()).toBe(0.5);
+    expect(page.get("Contents").readStream().asString()).toContain("1.5 0 0 1.5 10 20 cm 0 0 120 80 re W n");
+    expect(differingSamples(pageOnePixels(out), pageOnePixels(input))).toBe(0);
+    expect(pageTexts(openPdf(out))).toEqual(pageTexts(openPdf(input)));
   });
 });
