@@ -31,13 +31,13 @@ const CATEGORIES = ["ExtGState", "ColorSpace", "Pattern", "Shading", "XObject", 
  * stay forms. Returns how many forms were drawn in place.
  */
 export function inlineSingleUseForms(pdf: mupdf.PDFDocument): number {
-  const candidates = plainForms(pdf);
+  const { candidates, borrowed } = plainForms(pdf);
   if (candidates.size === 0) return 0;
   const references = countReferences(pdf);
   let inlined = 0;
   for (let index = 0; index < pdf.countPages(); index++) {
     try {
-      inlined += inlineOnPage(pdf, pdf.findPage(index), candidates, references);
+      inlined += inlineOnPage(pdf, pdf.findPage(index), { candidates, borrowed, references });
     } catch {
       // A page that does not read is left as it is.
     }
@@ -50,14 +50,37 @@ interface PlainForm {
   readonly operations: readonly Operation[];
 }
 
-/** Forms that could be drawn in place, by object number. */
-function plainForms(pdf: mupdf.PDFDocument): Map<number, PlainForm> {
-  const forms = new Map<number, PlainForm>();
+interface Found {
+  /** Forms that could be drawn in place, by object number. */
+  readonly candidates: Map<number, PlainForm>;
+  /**
+   * Names that contents without resources of their own use (forms, and Type 3 glyphs, which draw
+   * with the resources of where they are drawn): a page's form of such a name stays. "*" when
+   * such a content does not read.
+   */
+  readonly borrowed: Set<string>;
+  readonly references: Map<number, number>;
+}
+
+function plainForms(pdf: mupdf.PDFDocument): Omit<Found, "references"> {
+  const candidates = new Map<number, PlainForm>();
+  const borrowed = new Set<string>();
+  const borrow = (stream: mupdf.PDFObject) => {
+    const read = stream.isStream() ? content.readOperations(stream) : null;
+    if (read === null) borrowed.add("*");
+    for (const op of read?.operations ?? []) for (const operand of op.operands) borrowed.add(operand);
+  };
   const count = pdf.countObjects();
   for (let num = 1; num < count; num++) {
     const object = pdf.newIndirect(num);
     try {
-      if (!object.isStream() || object.get("Subtype").asName() !== "Form") continue;
+      const subtype = object.get("Subtype");
+      if (subtype.isName() && subtype.asName() === "Type3" && object.get("Resources").isNull())
+        object.get("CharProcs").forEach((glyph) => {
+          borrow(glyph);
+        });
+      if (!object.isStream() || subtype.asName() !== "Form") continue;
+      if (object.get("Resources").isNull()) borrow(object);
       let plain = true;
       object.forEach((_value, key) => {
         if (!PLAIN_FORM_KEYS.has(String(key))) plain = false;
@@ -65,12 +88,13 @@ function plainForms(pdf: mupdf.PDFDocument): Map<number, PlainForm> {
       if (!plain || rectangle(object.get("BBox")) === null) continue;
       const read = content.readOperations(object);
       if (read === null || read.text.length > MAX_FORM_TEXT || !balanced(read.operations)) continue;
-      forms.set(num, read);
+      candidates.set(num, read);
     } catch {
       // A form that does not read stays a form.
+      borrowed.add("*");
     }
   }
-  return forms;
+  return { candidates, borrowed };
 }
 
 /** Whether `q`/`Q` and `BT`/`ET` pair up and never close more than was opened. */
@@ -115,12 +139,9 @@ function countReferences(pdf: mupdf.PDFDocument): Map<number, number> {
 }
 
 /** Draws in place the forms of one page that qualify; returns how many. */
-function inlineOnPage(
-  pdf: mupdf.PDFDocument,
-  page: mupdf.PDFObject,
-  candidates: ReadonlyMap<number, PlainForm>,
-  references: ReadonlyMap<number, number>,
-): number {
+function inlineOnPage(pdf: mupdf.PDFDocument, page: mupdf.PDFObject, found: Found): number {
+  const { candidates, borrowed, references } = found;
+  if (borrowed.has("*")) return 0;
   const only = (object: mupdf.PDFObject) => !object.isIndirect() || references.get(object.asIndirect()) === 1;
   const contents = page.get("Contents");
   const resources = content.pageResources(page);
@@ -135,7 +156,7 @@ function inlineOnPage(
   const edits: { op: Operation; text: string }[] = [];
   for (const op of read.operations) {
     const name = op.operands[0] ?? "";
-    if (op.operator !== "Do" || uses.get(name) !== 1) continue;
+    if (op.operator !== "Do" || uses.get(name) !== 1 || borrowed.has(name)) continue;
     const form = xobjects.get(name.slice(1));
     const plain = form.isIndirect() ? candidates.get(form.asIndirect()) : undefined;
     if (plain === undefined || references.get(form.asIndirect()) !== 1) continue;

@@ -361,3 +361,52 @@ describe("compressPdf on forms drawn once", () => {
     expect(pageTexts(openPdf(out))).toEqual(pageTexts(openPdf(input)));
   });
 });
+
+describe("compressPdf on Type 3 glyphs that draw with the page's resources", () => {
+  it("keeps the images and forms a Type 3 font without resources of its own draws, and draws the same", async () => {
+    const doc = textPdfDocument("Glyphs", 1);
+    const image = doc.addRawStream(
+      Uint8Array.from({ length: 8 * 8 * 3 }, (_, i) => (i * 37) % 256),
+      {
+        Type: "XObject",
+        Subtype: "Image",
+        Width: 8,
+        Height: 8,
+        ColorSpace: "DeviceRGB",
+        BitsPerComponent: 8,
+      },
+    );
+    const square = doc.addStream("0 0 1 rg 0 0 600 600 re f", {
+      Type: "XObject",
+      Subtype: "Form",
+      BBox: [0, 0, 1000, 1000],
+    });
+    // PDF 1.2-era glyphs: no /Resources in the font, so /Im0 and /Fm0 are the page's.
+    const font = doc.addObject({
+      Type: "Font",
+      Subtype: "Type3",
+      FontBBox: [0, 0, 1000, 1000],
+      FontMatrix: [0.001, 0, 0, 0.001, 0, 0],
+      CharProcs: {
+        a: doc.addStream("1000 0 d0 q 800 0 0 800 100 100 cm /Im0 Do Q", {}),
+        b: doc.addStream("1000 0 d0 /Fm0 Do", {}),
+      },
+      Encoding: { Type: "Encoding", Differences: [97, "a", "b"] },
+      FirstChar: 97,
+      LastChar: 98,
+      Widths: [1000, 1000],
+    });
+    doc.findPage(0).get("Resources", "Font").put("T3", font);
+    // The page draws the form once itself: it must not be drawn in place (and dropped) either.
+    drawOnPageOne(doc, "BT /T3 60 Tf 100 500 Td (abab) Tj ET q 1 0 0 1 300 300 cm /Fm0 Do Q", {
+      Im0: image,
+      Fm0: square,
+    });
+    const input = save(doc, "");
+    const out = await compressed(input);
+    const page = openPdf(out).findPage(0);
+    expect(page.get("Resources", "XObject", "Im0").isNull()).toBe(false);
+    expect(page.get("Resources", "XObject", "Fm0").isNull()).toBe(false);
+    expect(differingSamples(pageOnePixels(out), pageOnePixels(input))).toBe(0);
+  });
+});
