@@ -165,6 +165,11 @@ function inlineOnPage(pdf: mupdf.PDFDocument, page: mupdf.PDFObject, found: Foun
     xobjects.delete(name.slice(1));
   }
   if (edits.length === 0) return 0;
+  let left = 0;
+  xobjects.forEach(() => {
+    left++;
+  });
+  if (left === 0) resources.delete("XObject");
   content.writeContent(pdf, contents, content.withEdits(read.text, edits));
   return edits.length;
 }

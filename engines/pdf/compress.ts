@@ -71,8 +71,8 @@ export const compressPdf: EngineHandler<{ quality: CompressionLevelName }> = asy
     const redundant = removeRedundantEntries(pdf, pdfA);
     replaceSrgbProfiles(pdf, pdfA);
     removeEmptyDrawings(pdf);
-    inlineSingleUseForms(pdf);
     const unusedResources = removeUnusedResources(pdf);
+    inlineSingleUseForms(pdf);
     const duplicates = mergeDuplicateStreams(pdf);
     const fontsSubset = trySubsetFonts(pdf, harfBuzz, pdfA);
     progress(FONTS_DONE);
