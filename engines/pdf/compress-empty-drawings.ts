@@ -113,13 +113,6 @@ function removeFromContent(
   }
   const removed = gone.filter(Boolean).length;
   if (removed === 0) return 0;
-  writeContent(
-    pdf,
-    stream,
-    withEdits(
-      read.text,
-      operations.flatMap((op, i) => (gone[i] ? [{ op, text: "" }] : [])),
-    ),
-  );
-  return removed;
+  const edits = operations.flatMap((op, i) => (gone[i] ? [{ op, text: "" }] : []));
+  return writeContent(pdf, stream, withEdits(read.text, edits)) ? removed : 0;
 }

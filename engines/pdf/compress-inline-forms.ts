@@ -154,23 +154,36 @@ function inlineOnPage(pdf: mupdf.PDFDocument, page: mupdf.PDFObject, found: Foun
   for (const op of read.operations)
     if (op.operator === "Do") uses.set(op.operands[0] ?? "", (uses.get(op.operands[0] ?? "") ?? 0) + 1);
   const edits: { op: Operation; text: string }[] = [];
+  const added = new Map<string, mupdf.PDFObject>();
+  const inlinedNames: string[] = [];
   for (const op of read.operations) {
     const name = op.operands[0] ?? "";
     if (op.operator !== "Do" || uses.get(name) !== 1 || borrowed.has(name)) continue;
     const form = xobjects.get(name.slice(1));
     const plain = form.isIndirect() ? candidates.get(form.asIndirect()) : undefined;
     if (plain === undefined || references.get(form.asIndirect()) !== 1) continue;
-    if (!mergeResources(pdf, resources, form.get("Resources"))) continue;
+    if (!addResources(resources, form.get("Resources"), added)) continue;
     edits.push({ op, text: drawnInPlace(form, plain.text) });
-    xobjects.delete(name.slice(1));
+    inlinedNames.push(name.slice(1));
   }
-  if (edits.length === 0) return 0;
+  // The forms' objects go: their data (and dictionaries, not counted) is what the page may grow by.
+  const allowance = inlinedNames.reduce(
+    (sum, name) => sum + xobjects.get(name).readRawStream().getLength(),
+    0,
+  );
+  const text = content.withEdits(read.text, edits);
+  if (edits.length === 0 || !content.writeContent(pdf, contents, text, allowance)) return 0;
+  for (const [key, value] of added) {
+    const [category = "", name = ""] = key.split("/");
+    if (resources.get(category).isNull()) resources.put(category, pdf.newDictionary());
+    resources.get(category).put(name, value);
+  }
+  for (const name of inlinedNames) xobjects.delete(name);
   let left = 0;
   xobjects.forEach(() => {
     left++;
   });
   if (left === 0) resources.delete("XObject");
-  content.writeContent(pdf, contents, content.withEdits(read.text, edits));
   return edits.length;
 }
 
@@ -186,20 +199,32 @@ function drawnInPlace(form: mupdf.PDFObject, operators: string): string {
   return `q ${cm}${clip} re W n\n${operators}\nQ`;
 }
 
-/** A number as PDF writes it (no exponent), to a millionth. */
+/**
+ * A number as PDF writes it (no exponent): the shortest decimal that reads back as the same
+ * single-precision value (MuPDF keeps reals so: 169.04 reads as 169.039993…).
+ */
 function pdfNumber(value: number): string {
-  const text = value.toFixed(6).replace(/\.?0+$/, "");
-  return text === "-0" ? "0" : text;
+  if (Math.abs(value) < 1e-6) return "0";
+  for (let digits = 1; digits < 9; digits++) {
+    const shorter = Number(value.toPrecision(digits));
+    if (Math.fround(shorter) === Math.fround(value)) return String(shorter);
+  }
+  return String(Number(value.toPrecision(9)));
 }
 
 /**
- * Adds the form's resources to the page's, each under its own name; false (and nothing added)
- * when the page gives one of those names to another object.
+ * Adds to `added` ("category/name" → object) the form's resources the page lacks; false (and
+ * nothing added) when the page, or a form drawn in place before, gives one of those names to
+ * another object.
  */
-function mergeResources(pdf: mupdf.PDFDocument, page: mupdf.PDFObject, form: mupdf.PDFObject): boolean {
+function addResources(
+  page: mupdf.PDFObject,
+  form: mupdf.PDFObject,
+  added: Map<string, mupdf.PDFObject>,
+): boolean {
   if (form.isNull()) return true;
   if (!form.isDictionary()) return false;
-  const additions: [string, string, mupdf.PDFObject][] = [];
+  const additions: [string, mupdf.PDFObject][] = [];
   let clash = false;
   form.forEach((entries, category) => {
     if (!CATEGORIES.includes(String(category))) return;
@@ -208,16 +233,15 @@ function mergeResources(pdf: mupdf.PDFDocument, page: mupdf.PDFObject, form: mup
       return;
     }
     entries.forEach((value, name) => {
-      const held = page.get(String(category), String(name));
-      if (held.isNull()) additions.push([String(category), String(name), value]);
+      const key = `${String(category)}/${String(name)}`;
+      const pending = added.get(key);
+      const held = pending ?? page.get(String(category), String(name));
+      if (held.isNull()) additions.push([key, value]);
       else if (!held.isIndirect() || !value.isIndirect() || held.asIndirect() !== value.asIndirect())
         clash = true;
     });
   });
   if (clash) return false;
-  for (const [category, name, value] of additions) {
-    if (page.get(category).isNull()) page.put(category, pdf.newDictionary());
-    page.get(category).put(name, value);
-  }
+  for (const [key, value] of additions) added.set(key, value);
   return true;
 }
