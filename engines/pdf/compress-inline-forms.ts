@@ -114,10 +114,11 @@ function balanced(operations: readonly Operation[]): boolean {
 function countReferences(pdf: mupdf.PDFDocument): Map<number, number> {
   const counts = new Map<number, number>();
   const walk = (value: mupdf.PDFObject, depth: number) => {
-    if (value.isIndirect()) {
-      counts.set(value.asIndirect(), (counts.get(value.asIndirect()) ?? 0) + 1);
-      return;
-    }
+    if (value.isIndirect()) counts.set(value.asIndirect(), (counts.get(value.asIndirect()) ?? 0) + 1);
+    else walkInside(value, depth);
+  };
+  // The entries of an array or dictionary (an indirect one read through its reference).
+  const walkInside = (value: mupdf.PDFObject, depth: number) => {
     if (depth > 32) return;
     if (value.isArray()) for (let i = 0; i < value.length; i++) walk(value.get(i), depth + 1);
     else if (value.isDictionary())
@@ -125,12 +126,12 @@ function countReferences(pdf: mupdf.PDFDocument): Map<number, number> {
         walk(item, depth + 1);
       });
   };
-  walk(pdf.getTrailer(), 0);
+  walkInside(pdf.getTrailer(), 0);
   const count = pdf.countObjects();
   for (let num = 1; num < count; num++) {
     try {
-      const object = pdf.newIndirect(num);
-      if (object.isStream() || object.isDictionary() || object.isArray()) walk(object.resolve(), 0);
+      // Indirect references only: resolve() on streams makes a garbage-collecting save drop them.
+      walkInside(pdf.newIndirect(num), 0);
     } catch {
       // An object that does not load refers to nothing.
     }
