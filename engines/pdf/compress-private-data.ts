@@ -7,7 +7,8 @@ import { writeDeflated } from "./compress-streams.ts";
  * catalog, pages and form XObjects, the TeX engines' notes on forms made from included PDFs, page thumbnails (/Thumb), which viewers draw themselves, and
  * the XMP metadata of single pages, images, forms and fonts (Photoshop and Illustrator embed
  * their whole edit history and a thumbnail there: 87 KB on a one-page file). Acrobat's optimiser
- * and Ghostscript drop all three. A LibreOffice "hybrid PDF" carries its whole source document
+ * and Ghostscript drop all three. The date of a page's or form's last change (/LastModified), which
+ * PDF requires only beside page-piece data, goes with it. A LibreOffice "hybrid PDF" carries its whole source document
  * (an ODF package, 389 KB on a 900 KB file) in the trailer's /AdditionalStreams for LibreOffice to
  * edit again: no viewer reads it, Ghostscript drops it, and a save with object streams cannot
  * keep it (the cross-reference stream holds only the standard trailer keys), so it goes too. The document's own metadata (title, author, PDF/A claims) stays;
@@ -27,6 +28,7 @@ export function removePrivateData(pdf: mupdf.PDFDocument): number {
   for (let index = 0; index < pages; index++) {
     const page = pdf.findPage(index);
     drop(page, "PieceInfo");
+    drop(page, "LastModified");
     drop(page, "Thumb");
   }
   const root = pdf.getTrailer().get("Root");
@@ -38,6 +40,7 @@ export function removePrivateData(pdf: mupdf.PDFDocument): number {
     try {
       if (object.isStream() && object.get("Subtype").asName() === "Form") {
         drop(object, "PieceInfo");
+        drop(object, "LastModified");
         for (const key of texPrivateKeys(object)) drop(object, key);
       }
       if ((object.isStream() || object.isDictionary()) && num !== catalog) drop(object, "Metadata");
@@ -103,7 +106,7 @@ const PDFA_PART = /pdfaid:part\s*(?:>|=\s*["'])\s*(\d+)/;
  * The PDF/A part the document's XMP claims (1 to 4), or 1 when the claim's part does not read
  * (the strictest rules apply); 0 without a claim.
  */
-function pdfAPart(metadata: mupdf.PDFObject): number {
+export function pdfAPart(metadata: mupdf.PDFObject): number {
   if (!claimsPdfA(metadata)) return 0;
   try {
     const part = PDFA_PART.exec(metadata.readStream().asString())?.[1];

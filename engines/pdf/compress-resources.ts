@@ -56,6 +56,17 @@ export function removeUnusedResources(pdf: mupdf.PDFDocument): number {
   }
   let removed = 0;
   for (const { dictionary, names } of used.values()) removed += deleteEntriesExcept(dictionary, names);
+  // A category left without entries names nothing: it goes too.
+  for (const holder of holders)
+    for (const category of CATEGORIES) {
+      const dictionary = holder.resources.get(category);
+      if (!dictionary.isDictionary()) continue;
+      let entries = 0;
+      dictionary.forEach(() => {
+        entries++;
+      });
+      if (entries === 0) holder.resources.delete(category);
+    }
   return removed;
 }
 

@@ -5,16 +5,19 @@ import { pruneCidFontData } from "./compress-cid-fonts.ts";
 import { replaceSrgbProfiles } from "./compress-colour-spaces.ts";
 import { roundPathCoordinates } from "./compress-content.ts";
 import { mergeDuplicateStreams } from "./compress-duplicates.ts";
+import { removeEmptyDrawings } from "./compress-empty-drawings.ts";
 import { pruneUndrawnDifferences } from "./compress-encodings.ts";
 import { extractFontCollections } from "./compress-font-collections.ts";
 import { subsetFontPrograms } from "./compress-font-programs.ts";
 import { subsetFonts } from "./compress-fonts.ts";
 import { pruneGlyphMaps } from "./compress-glyph-maps.ts";
 import { recompressImages } from "./compress-images.ts";
+import { inlineSingleUseForms } from "./compress-inline-forms.ts";
 import { COMPRESSION_LEVELS, type CompressionLevelName } from "./compress-levels.ts";
-import { claimsPdfA, removePrivateData } from "./compress-private-data.ts";
+import { pdfAPart, removePrivateData } from "./compress-private-data.ts";
+import { removeRedundantEntries } from "./compress-redundant-entries.ts";
 import { removeUnusedResources } from "./compress-resources.ts";
-import { narrowScripts } from "./compress-scripts.ts";
+import { compactScripts } from "./compress-scripts.ts";
 import { redeflateStreams } from "./compress-streams.ts";
 import { subsetType1Fonts } from "./compress-type1.ts";
 import { convertType1ToCff } from "./compress-type1-cff.ts";
@@ -32,6 +35,12 @@ import { savePdf } from "./write-pdf.ts";
  * stream again undid the font subsetting on some files (compress-streams.ts does it instead).
  */
 const SAVE_OPTIONS = "garbage=compact,compress,compress-fonts,compress-images,objstms,compression-effort=100";
+/**
+ * PDF/A-1 (ISO 19005-1) is based on PDF 1.4, which has neither object streams nor
+ * cross-reference streams (PDF 1.5), and validators reject both: a file whose XMP claims part 1
+ * is saved with a classic cross-reference table, so that it stays what its XMP says it is.
+ */
+const PDF_A1_SAVE_OPTIONS = SAVE_OPTIONS.replace(",objstms", "");
 
 /** Progress scale: open and fonts, then images, then the save. */
 const FONTS_DONE = 10;
@@ -57,9 +66,13 @@ export const compressPdf: EngineHandler<{ quality: CompressionLevelName }> = asy
     const pages = pdf.countPages();
     const repaired = wasRepaired(pdf);
     const privateData = removePrivateData(pdf);
-    const pdfA = claimsPdfA(pdf.getTrailer().get("Root", "Metadata"));
+    const pdfAClaim = pdfAPart(pdf.getTrailer().get("Root", "Metadata"));
+    const pdfA = pdfAClaim > 0;
+    const redundant = removeRedundantEntries(pdf, pdfA);
     replaceSrgbProfiles(pdf, pdfA);
+    removeEmptyDrawings(pdf);
     const unusedResources = removeUnusedResources(pdf);
+    inlineSingleUseForms(pdf);
     const duplicates = mergeDuplicateStreams(pdf);
     const fontsSubset = trySubsetFonts(pdf, harfBuzz, pdfA);
     progress(FONTS_DONE);
@@ -67,9 +80,9 @@ export const compressPdf: EngineHandler<{ quality: CompressionLevelName }> = asy
       progress(Math.round(FONTS_DONE + share * (IMAGES_DONE - FONTS_DONE))),
     );
     roundPathCoordinates(pdf, level.pathDigits);
-    narrowScripts(pdf);
+    compactScripts(pdf, pdfAClaim !== 1);
     redeflateStreams(pdf);
-    const saved = savePdf(pdf, SAVE_OPTIONS);
+    const saved = savePdf(pdf, pdfAClaim === 1 ? PDF_A1_SAVE_OPTIONS : SAVE_OPTIONS);
     progress(100);
     // Against the upload, when preparation rewrote it (a repair can grow a file): never larger.
     const original = input.uploaded ?? input.bytes;
@@ -83,7 +96,7 @@ export const compressPdf: EngineHandler<{ quality: CompressionLevelName }> = asy
       images_recompressed: smaller ? images.recompressed : 0,
       images_downsampled: smaller ? images.downsampled : 0,
       fonts_subset: smaller && fontsSubset,
-      private_data_removed: smaller ? privateData : 0,
+      private_data_removed: smaller ? privateData + redundant : 0,
       duplicates_merged: smaller ? duplicates : 0,
       unused_resources_removed: smaller ? unusedResources : 0,
       already_optimized: !smaller,

@@ -284,7 +284,8 @@ describe("compressPdf on data no viewer reads", () => {
             CreationDate: doc.newString("D:20121211030158Z00'00'"),
           }),
         }),
-      "2 0 0 2 72 400",
+      // Drawn twice, so that it stays a form (a form drawn once is drawn in place).
+      "2 0 0 2 72 400 cm /Im Do Q q 1 0 0 1 300 100",
     );
     const out = await compressed(input);
     const form = drawnImage(out);
@@ -347,9 +348,11 @@ describe("compressPdf on document JavaScript", () => {
 
   it("stores scripts written as UTF-16 text of ASCII characters as one byte a character, and keeps the others", async () => {
     const doc = textPdfDocument("Scripted", 1);
+    // Over the 32,767 bytes of a string once narrowed: the script stays a stream (shorter ones become strings).
     const body = Array.from(
-      { length: 120 },
-      (_, i) => `function check${i}(field) {\n\tif (field.value > ${i}) app.alert("Over ${i}");\r\n}\n`,
+      { length: 600 },
+      (_, i) =>
+        `function check${i}(field) {\n\tif (field.value > ${(i * 7919) % 100003}) app.alert("Over ${(i * 104729) % 1000003}");\r\n}\n`,
     ).join("");
     const ascii = doc.addObject({ S: doc.newName("JavaScript"), JS: doc.addStream(utf16(body), {}) });
     const accented = doc.addObject({
