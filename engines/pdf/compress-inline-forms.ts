@@ -157,9 +157,14 @@ function inlineOnPage(pdf: mupdf.PDFDocument, page: mupdf.PDFObject, found: Foun
   const edits: { op: Operation; text: string }[] = [];
   const added = new Map<string, mupdf.PDFObject>();
   const inlinedNames: string[] = [];
+  // A `Do` inside a text object (not allowed there, but written by some producers) stays: `q` and
+  // `re` are not allowed there either, and readers differ in what they make of them.
+  let inText = 0;
   for (const op of read.operations) {
+    if (op.operator === "BT") inText++;
+    else if (op.operator === "ET") inText = Math.max(0, inText - 1);
     const name = op.operands[0] ?? "";
-    if (op.operator !== "Do" || uses.get(name) !== 1 || borrowed.has(name)) continue;
+    if (op.operator !== "Do" || inText > 0 || uses.get(name) !== 1 || borrowed.has(name)) continue;
     const form = xobjects.get(name.slice(1));
     const plain = form.isIndirect() ? candidates.get(form.asIndirect()) : undefined;
     if (plain === undefined || references.get(form.asIndirect()) !== 1) continue;

@@ -362,6 +362,22 @@ describe("compressPdf on forms drawn once", () => {
   });
 });
 
+describe("compressPdf on a form drawn inside a text object", () => {
+  it("leaves a form a page draws between BT and ET a form (q and re are not allowed there)", async () => {
+    const doc = textPdfDocument("Text object", 1);
+    const drawn = doc.addStream("0 0 1 rg 0 0 40 40 re f", {
+      Type: "XObject",
+      Subtype: "Form",
+      BBox: [0, 0, 40, 40],
+    });
+    drawOnPageOne(doc, "BT /F1 12 Tf 100 500 Td (Before) Tj /Inside Do (After) Tj ET", { Inside: drawn });
+    const out = await compressed(save(doc, ""));
+    const page = openPdf(out).findPage(0);
+    expect(page.get("Resources", "XObject", "Inside").isStream()).toBe(true);
+    expect(page.get("Contents").readStream().asString()).toMatch(/\/Inside\s+Do/);
+  });
+});
+
 describe("compressPdf on Type 3 glyphs that draw with the page's resources", () => {
   it("keeps the images and forms a Type 3 font without resources of its own draws, and draws the same", async () => {
     const doc = textPdfDocument("Glyphs", 1);
