@@ -44,6 +44,11 @@ function drawOnPageOne(doc: mupdf.PDFDocument, content: string, xobjects: Record
   contents.writeStream(`${contents.readStream().asString()}\n${content}`);
 }
 
+/** A form XObject drawing `content` in `bbox`, with `extra` entries (resources, matrix, group). */
+function formOf(doc: mupdf.PDFDocument, content: string, bbox: number[], extra: Record<string, unknown> = {}) {
+  return doc.addStream(content, { Type: "XObject", Subtype: "Form", BBox: bbox, ...extra });
+}
+
 /** Whether `qpdf --check` passes on `bytes`. */
 function qpdfChecks(bytes: Uint8Array): boolean {
   const dir = mkdtempSync(join(tmpdir(), "compress-structure-"));
@@ -271,18 +276,8 @@ describe("compressPdf on drawings that draw nothing", () => {
   it("removes forms that paint nothing, the groups they leave empty and empty layers, drawing the same", async () => {
     const doc = textPdfDocument("Flattened", 1);
     // A flattened empty text field's appearance: marked content and state, no paint.
-    const empty = doc.addStream("0 TL\nq\n/Tx BMC\nEMC\nQ", {
-      Type: "XObject",
-      Subtype: "Form",
-      BBox: [0, 0, 100, 20],
-      Resources: {},
-    });
-    const line = doc.addStream("0 0 0 RG 2 w 0 0 m 180 70 l S", {
-      Type: "XObject",
-      Subtype: "Form",
-      BBox: [0, 0, 200, 80],
-      Resources: {},
-    });
+    const empty = formOf(doc, "0 TL\nq\n/Tx BMC\nEMC\nQ", [0, 0, 100, 20], { Resources: {} });
+    const line = formOf(doc, "0 0 0 RG 2 w 0 0 m 180 70 l S", [0, 0, 200, 80], { Resources: {} });
     const layer = doc.addObject({ Type: "OCG", Name: doc.newString("Layer 1") });
     doc.findPage(0).get("Resources").put("Properties", doc.newDictionary());
     doc.findPage(0).get("Resources", "Properties").put("MC0", layer);
@@ -365,11 +360,7 @@ describe("compressPdf on forms drawn once", () => {
 describe("compressPdf on a form drawn inside a text object", () => {
   it("leaves a form a page draws between BT and ET a form (q and re are not allowed there)", async () => {
     const doc = textPdfDocument("Text object", 1);
-    const drawn = doc.addStream("0 0 1 rg 0 0 40 40 re f", {
-      Type: "XObject",
-      Subtype: "Form",
-      BBox: [0, 0, 40, 40],
-    });
+    const drawn = formOf(doc, "0 0 1 rg 0 0 40 40 re f", [0, 0, 40, 40]);
     drawOnPageOne(doc, "BT /F1 12 Tf 100 500 Td (Before) Tj /Inside Do (After) Tj ET", { Inside: drawn });
     const out = await compressed(save(doc, ""));
     const page = openPdf(out).findPage(0);
