@@ -45,7 +45,12 @@ function drawOnPageOne(doc: mupdf.PDFDocument, content: string, xobjects: Record
 }
 
 /** A form XObject drawing `content` in `bbox`, with `extra` entries (resources, matrix, group). */
-function formOf(doc: mupdf.PDFDocument, content: string, bbox: number[], extra: Record<string, unknown> = {}) {
+function formOf(
+  doc: mupdf.PDFDocument,
+  content: string,
+  bbox: number[],
+  extra: Record<string, unknown> = {},
+) {
   return doc.addStream(content, { Type: "XObject", Subtype: "Form", BBox: bbox, ...extra });
 }
 
