@@ -76,6 +76,15 @@ const modules = [
     .map((name) => ({ type: "CompiledWasm" as const, path: join(outdir, name) })),
 ];
 const persistTo = join(resolve(values["persist-to"]), "v3");
+/**
+ * The V8 settings of the local runtime (README "Where the idle memory is"): each isolate's old
+ * space capped at 32 MB and its young generation at 1 MB semispaces, so the isolates miniflare runs
+ * beside the Worker (its entry worker, the R2 and Durable Object services, whose code we cannot make
+ * collect) collect before their heaps grow by hundreds of MB, and V8's `gc` exposed for the Worker's
+ * own collection once idle (worker/idle-collection.ts). The Worker's isolate holds a 9–16 MB heap
+ * under load; a deployed isolate has 128 MB in all. `MINIFLARE_WORKERD_V8_FLAGS`, when set, replaces them.
+ */
+process.env.MINIFLARE_WORKERD_V8_FLAGS ??= "--max-old-space-size=32 --max-semi-space-size=1 --expose-gc";
 const forgetCounters = rateLimitCountersInMemory(persistTo);
 const runtime = new Miniflare(
   convertV4MiniflareOptions({

@@ -2,9 +2,12 @@
 import { app } from "./app.ts";
 import type { Env } from "./env.ts";
 import { guardedFetch } from "./http-errors.ts";
+import { collectingWhenIdle } from "./idle-collection.ts";
 
 export { ContactInbox } from "./contact/contact-inbox.ts";
 export { ConverterContainer } from "./converter-container.ts";
 export { TaskObject } from "./task-object.ts";
 
-export default { fetch: guardedFetch<Env>((request, env, ctx) => app.fetch(request, env, ctx)) };
+export default {
+  fetch: collectingWhenIdle<Env>(guardedFetch<Env>((request, env, ctx) => app.fetch(request, env, ctx))),
+};
