@@ -3,6 +3,7 @@ import { cffName, cidsByGlyph } from "./cff-tables.ts";
 import { postScriptName } from "./compress-font-collections.ts";
 import { programKind } from "./compress-font-programs.ts";
 import { type DrawnGlyphs, glyphsOf } from "./drawn-glyphs.ts";
+import { everyObject } from "./every-object.ts";
 import { copyDictionary } from "./stamp-place.ts";
 import { pruneToUnicode } from "./to-unicode-cmap.ts";
 
@@ -30,10 +31,8 @@ const CODES = 0x10000;
  */
 export function pruneCidFontData(pdf: mupdf.PDFDocument, drawn: DrawnGlyphs, pdfA: boolean): number {
   let pruned = 0;
-  const count = pdf.countObjects();
-  for (let num = 1; num < count; num++) {
+  for (const { num, object: font } of everyObject(pdf)) {
     try {
-      const font = pdf.newIndirect(num);
       if (!font.isDictionary() || font.get("Subtype").asName() !== "Type0") continue;
       if (drawn.untouchableFonts.has(num)) continue;
       if (pdfA) syncCidSet(pdf, font.get("DescendantFonts", 0, "FontDescriptor"));

@@ -1,6 +1,7 @@
 import type * as mupdf from "mupdf";
 import { concatBytes } from "../bytes.ts";
 import { codedPlainly, writeDeflated } from "./compress-streams.ts";
+import { everyObject } from "./every-object.ts";
 
 /** A stream is rewritten only when this share of it or more is saved. */
 const MIN_SAVING = 0.05;
@@ -37,10 +38,7 @@ export function roundPathCoordinates(pdf: mupdf.PDFDocument, digits: number): nu
     } else if (value.isIndirect()) contents.add(value.asIndirect());
   }
   let saved = 0;
-  const count = pdf.countObjects();
-  for (let num = 1; num < count; num++) {
-    // Indirect references only: resolve() on streams makes a garbage-collecting save drop them.
-    const object = pdf.newIndirect(num);
+  for (const { num, object } of everyObject(pdf)) {
     try {
       if (!object.isStream() || !(contents.has(num) || isContentXObject(object))) continue;
       if (!object.get("Filter").isNull() && !codedPlainly(object)) continue;

@@ -1,6 +1,7 @@
 import type * as mupdf from "mupdf";
 import { rectangle } from "./compress-redundant-entries.ts";
 import * as content from "./content-operations.ts";
+import { everyObject } from "./every-object.ts";
 
 type Operation = content.Operation;
 
@@ -70,9 +71,7 @@ function plainForms(pdf: mupdf.PDFDocument): Omit<Found, "references"> {
     if (read === null) borrowed.add("*");
     for (const op of read?.operations ?? []) for (const operand of op.operands) borrowed.add(operand);
   };
-  const count = pdf.countObjects();
-  for (let num = 1; num < count; num++) {
-    const object = pdf.newIndirect(num);
+  for (const { num, object } of everyObject(pdf)) {
     try {
       const subtype = object.get("Subtype");
       if (subtype.isName() && subtype.asName() === "Type3" && object.get("Resources").isNull())
@@ -127,11 +126,9 @@ function countReferences(pdf: mupdf.PDFDocument): Map<number, number> {
       });
   };
   walkInside(pdf.getTrailer(), 0);
-  const count = pdf.countObjects();
-  for (let num = 1; num < count; num++) {
+  for (const { object } of everyObject(pdf)) {
     try {
-      // Indirect references only: resolve() on streams makes a garbage-collecting save drop them.
-      walkInside(pdf.newIndirect(num), 0);
+      walkInside(object, 0);
     } catch {
       // An object that does not load refers to nothing.
     }

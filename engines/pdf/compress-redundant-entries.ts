@@ -1,4 +1,5 @@
 import type * as mupdf from "mupdf";
+import { everyObject } from "./every-object.ts";
 import { xmpRepeatsInfo } from "./xmp-info.ts";
 
 /**
@@ -37,8 +38,7 @@ export function removeRedundantEntries(pdf: mupdf.PDFDocument, pdfA: boolean): n
   });
   const pages = pdf.countPages();
   for (let index = 0; index < pages; index++) attempt(() => removeDefaultBoxes(pdf.findPage(index)));
-  const count = pdf.countObjects();
-  for (let num = 1; num < count; num++) attempt(() => removeDefaultFormEntries(pdf.newIndirect(num)));
+  for (const { object } of everyObject(pdf)) attempt(() => removeDefaultFormEntries(object));
   return removed;
 }
 

@@ -1,4 +1,5 @@
 import type * as mupdf from "mupdf";
+import { everyObject } from "./every-object.ts";
 
 /** Resource categories a content stream refers to by name. */
 const CATEGORIES = [
@@ -115,9 +116,7 @@ function collectHolders(pdf: mupdf.PDFDocument): Holder[] | null {
       )
         return null;
     }
-    const count = pdf.countObjects();
-    for (let num = 1; num < count; num++) {
-      const object = pdf.newIndirect(num);
+    for (const { num, object } of everyObject(pdf)) {
       if (object.isStream()) {
         const form = object.get("Subtype").isName() && object.get("Subtype").asName() === "Form";
         const tiling = object.get("PatternType").isNumber() && object.get("PatternType").asNumber() === 1;

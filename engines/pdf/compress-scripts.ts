@@ -1,5 +1,6 @@
 import type * as mupdf from "mupdf";
 import { writeDeflated } from "./compress-streams.ts";
+import { everyObject } from "./every-object.ts";
 
 /** How deep actions are followed inside one object (annotation → /AA → action → /Next). */
 const MAX_DEPTH = 8;
@@ -49,11 +50,8 @@ export function compactScripts(pdf: mupdf.PDFDocument, asStrings: boolean): numb
       });
     for (const action of inner) if (!action.isIndirect()) visit(action, depth + 1);
   };
-  const count = pdf.countObjects();
-  for (let num = 1; num < count; num++) {
+  for (const { object } of everyObject(pdf)) {
     try {
-      // Indirect references only: resolve() on streams makes a garbage-collecting save drop them.
-      const object = pdf.newIndirect(num);
       if (object.isDictionary() && !object.isStream()) visit(object, 0);
     } catch {
       // Objects that fail to load are left alone.

@@ -2,6 +2,7 @@ import { deflateSync } from "node:zlib";
 import * as mupdf from "mupdf";
 import { readType1Program } from "./compress-type1.ts";
 import { type DrawnGlyphs, glyphsOf } from "./drawn-glyphs.ts";
+import { everyObject } from "./every-object.ts";
 import { copyDictionary } from "./stamp-place.ts";
 import { type1ToCff } from "./type1-to-cff.ts";
 
@@ -62,10 +63,8 @@ export function convertType1ToCff(pdf: mupdf.PDFDocument, drawn: DrawnGlyphs): n
 function type1Uses(pdf: mupdf.PDFDocument): Map<number, Type1Use> {
   const uses = new Map<number, Type1Use>();
   const byDescriptor = new Map<number, Type1Use>();
-  const count = pdf.countObjects();
-  for (let num = 1; num < count; num++) {
+  for (const { num, object } of everyObject(pdf)) {
     try {
-      const object = pdf.newIndirect(num);
       if (!object.isDictionary()) continue;
       const file = object.get("FontFile");
       const name = object.get("FontName");
@@ -80,9 +79,8 @@ function type1Uses(pdf: mupdf.PDFDocument): Map<number, Type1Use> {
       // Objects that fail to load are skipped.
     }
   }
-  for (let num = 1; num < count; num++) {
+  for (const { object } of everyObject(pdf)) {
     try {
-      const object = pdf.newIndirect(num);
       if (!object.isDictionary()) continue;
       const descriptor = object.get("FontDescriptor");
       if (!descriptor.isIndirect()) continue;

@@ -1,4 +1,5 @@
 import * as mupdf from "mupdf";
+import { everyObject } from "./every-object.ts";
 import { unseenBySubsetter } from "./unseen-drawings.ts";
 
 /**
@@ -69,10 +70,9 @@ export function findDrawnGlyphs(pdf: mupdf.PDFDocument): DrawnGlyphs | null {
  * content while some layer is off.
  */
 function showsWhileOff(pdf: mupdf.PDFDocument): boolean {
-  const count = pdf.countObjects();
-  for (let num = 1; num < count; num++) {
+  for (const { object } of everyObject(pdf)) {
     try {
-      if (offPolicyIn(pdf.newIndirect(num), 0)) return true;
+      if (offPolicyIn(object, 0)) return true;
     } catch {
       return true;
     }
@@ -83,10 +83,8 @@ function showsWhileOff(pdf: mupdf.PDFDocument): boolean {
 /** Every optional content group with a /Usage dictionary, with it. */
 function usageDictionaries(pdf: mupdf.PDFDocument): [mupdf.PDFObject, mupdf.PDFObject][] {
   const groups: [mupdf.PDFObject, mupdf.PDFObject][] = [];
-  const count = pdf.countObjects();
-  for (let num = 1; num < count; num++) {
+  for (const { object: group } of everyObject(pdf)) {
     try {
-      const group = pdf.newIndirect(num);
       if (!group.isDictionary() || group.isStream()) continue;
       const type = group.get("Type");
       const usage = group.get("Usage");
@@ -127,9 +125,7 @@ function offPolicyIn(object: mupdf.PDFObject, depth: number): boolean {
  */
 export function fontFiles(pdf: mupdf.PDFDocument, key: FontFileKey): Map<number, Set<string>> {
   const files = new Map<number, Set<string>>();
-  const count = pdf.countObjects();
-  for (let num = 1; num < count; num++) {
-    const object = pdf.newIndirect(num);
+  for (const { object } of everyObject(pdf)) {
     try {
       // Some producers leave out the descriptor's /Type: any dictionary with a font file is one.
       if (!object.isDictionary()) continue;

@@ -1,5 +1,6 @@
 import type * as mupdf from "mupdf";
 import { namesIn } from "./compress-resources.ts";
+import { everyObject } from "./every-object.ts";
 
 /**
  * Resources whose fonts MuPDF's subsetter does not see drawing (its content walk follows forms
@@ -11,10 +12,8 @@ import { namesIn } from "./compress-resources.ts";
  */
 export function unseenBySubsetter(pdf: mupdf.PDFDocument): mupdf.PDFObject[] {
   const unseen = type3Resources(pdf);
-  const count = pdf.countObjects();
-  for (let num = 1; num < count; num++) {
+  for (const { object } of everyObject(pdf)) {
     try {
-      const object = pdf.newIndirect(num);
       if (!object.isDictionary()) continue;
       const pattern = object.get("PatternType");
       if (object.isStream() && pattern.isNumber() && pattern.asNumber() === 1)
@@ -87,9 +86,7 @@ function type3Resources(pdf: mupdf.PDFDocument): mupdf.PDFObject[] {
   const resources: mupdf.PDFObject[] = [];
   /** The names the procedures of each Type 3 font without resources hold, when they show text. */
   const named = new Map<number, Set<string>>();
-  const count = pdf.countObjects();
-  for (let num = 1; num < count; num++) {
-    const font = pdf.newIndirect(num);
+  for (const { num, object: font } of everyObject(pdf)) {
     if (!font.isDictionary() || !font.get("Subtype").isName() || font.get("Subtype").asName() !== "Type3")
       continue;
     if (!font.get("Resources").isNull()) {
@@ -104,9 +101,8 @@ function type3Resources(pdf: mupdf.PDFDocument): mupdf.PDFObject[] {
     if (showsText) named.set(num, names);
   }
   if (named.size === 0) return resources;
-  for (let num = 1; num < count; num++) {
+  for (const { object } of everyObject(pdf)) {
     try {
-      const object = pdf.newIndirect(num);
       if (!object.isDictionary()) continue;
       for (const holder of [object, object.get("Resources")]) {
         const fonts = holder.isDictionary() ? fontsNamedByType3(pdf, holder, named) : null;
