@@ -197,16 +197,16 @@ function drawnInPlace(form: mupdf.PDFObject, operators: string): string {
   const numbers: number[] = [];
   if (matrix.isArray()) for (let i = 0; i < matrix.length; i++) numbers.push(matrix.get(i).asNumber());
   const identity = numbers.length !== 6 || numbers.join(" ") === "1 0 0 1 0 0";
-  const cm = identity ? "" : `${numbers.map(pdfNumber).join(" ")} cm `;
-  const clip = [left, bottom, right - left, top - bottom].map(pdfNumber).join(" ");
+  const cm = identity ? "" : `${numbers.map(exactPdfNumber).join(" ")} cm `;
+  const clip = [left, bottom, right - left, top - bottom].map(exactPdfNumber).join(" ");
   return `q ${cm}${clip} re W n\n${operators}\nQ`;
 }
 
 /**
- * A number as PDF writes it (no exponent): the shortest decimal that reads back as the same
- * single-precision value (MuPDF keeps reals so: 169.04 reads as 169.039993…).
+ * A number read from the file, written back exactly (no exponent): the shortest decimal that reads
+ * back as the same single-precision value (MuPDF keeps reals so: 169.04 reads as 169.039993…).
  */
-function pdfNumber(value: number): string {
+function exactPdfNumber(value: number): string {
   if (Math.abs(value) < 1e-6) return "0";
   for (let digits = 1; digits < 9; digits++) {
     const shorter = Number(value.toPrecision(digits));
