@@ -4,6 +4,7 @@ import { postScriptName } from "./compress-font-collections.ts";
 import { programKind } from "./compress-font-programs.ts";
 import { type DrawnGlyphs, glyphsOf } from "./drawn-glyphs.ts";
 import { everyObject } from "./every-object.ts";
+import { isNamed } from "./object-kinds.ts";
 import { copyDictionary } from "./stamp-place.ts";
 import { pruneToUnicode } from "./to-unicode-cmap.ts";
 
@@ -110,7 +111,7 @@ function drawnCids(font: mupdf.PDFObject, drawn: DrawnGlyphs): Set<number> | nul
   if (subtype !== "CIDFontType2" || kind !== "truetype") return null;
   if (map.isStream()) return cidsThroughMap(map.readStream().asUint8Array(), glyphs);
   const ordering = cidFont.get("CIDSystemInfo", "Ordering");
-  const identity = (map.isName() && map.asName() === "Identity") || map.isNull();
+  const identity = isNamed(map, "Identity") || map.isNull();
   return identity && ordering.isString() && ordering.asString() === "Identity" ? glyphs : null;
 }
 

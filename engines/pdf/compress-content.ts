@@ -2,6 +2,7 @@ import type * as mupdf from "mupdf";
 import { concatBytes } from "../bytes.ts";
 import { codedPlainly, writeDeflated } from "./compress-streams.ts";
 import { everyObject } from "./every-object.ts";
+import { isContentXObject } from "./object-kinds.ts";
 
 /** A stream is rewritten only when this share of it or more is saved. */
 const MIN_SAVING = 0.05;
@@ -49,14 +50,6 @@ export function roundPathCoordinates(pdf: mupdf.PDFDocument, digits: number): nu
     }
   }
   return saved;
-}
-
-/** A form XObject or a tiling pattern: streams of content operators like a page's. */
-function isContentXObject(stream: mupdf.PDFObject): boolean {
-  const subtype = stream.get("Subtype");
-  if (subtype.isName() && subtype.asName() === "Form") return true;
-  const pattern = stream.get("PatternType");
-  return pattern.isNumber() && pattern.asNumber() === 1;
 }
 
 /**

@@ -2,6 +2,7 @@ import type * as mupdf from "mupdf";
 import { rectangle } from "./compress-redundant-entries.ts";
 import * as content from "./content-operations.ts";
 import { everyObject } from "./every-object.ts";
+import { isNamed } from "./object-kinds.ts";
 
 type Operation = content.Operation;
 
@@ -74,7 +75,7 @@ function plainForms(pdf: mupdf.PDFDocument): Omit<Found, "references"> {
   for (const { num, object } of everyObject(pdf)) {
     try {
       const subtype = object.get("Subtype");
-      if (subtype.isName() && subtype.asName() === "Type3" && object.get("Resources").isNull())
+      if (isNamed(subtype, "Type3") && object.get("Resources").isNull())
         object.get("CharProcs").forEach((glyph) => {
           borrow(glyph);
         });

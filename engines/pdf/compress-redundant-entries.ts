@@ -1,5 +1,6 @@
 import type * as mupdf from "mupdf";
 import { everyObject } from "./every-object.ts";
+import { isNumbered } from "./object-kinds.ts";
 import { xmpRepeatsInfo } from "./xmp-info.ts";
 
 /**
@@ -59,8 +60,7 @@ function removeDefaultFormEntries(object: mupdf.PDFObject): number {
     removed++;
   }
   if (!object.isStream() || object.get("Subtype").asName() !== "Form") return removed;
-  const formType = object.get("FormType");
-  if (formType.isNumber() && formType.asNumber() === 1) {
+  if (isNumbered(object.get("FormType"), 1)) {
     object.delete("FormType");
     removed++;
   }

@@ -1,5 +1,6 @@
 import type * as mupdf from "mupdf";
 import { everyObject } from "./every-object.ts";
+import { isContentXObject, isType3Font } from "./object-kinds.ts";
 
 /** Resource categories a content stream refers to by name. */
 const CATEGORIES = [
@@ -118,14 +119,8 @@ function collectHolders(pdf: mupdf.PDFDocument): Holder[] | null {
     }
     for (const { num, object } of everyObject(pdf)) {
       if (object.isStream()) {
-        const form = object.get("Subtype").isName() && object.get("Subtype").asName() === "Form";
-        const tiling = object.get("PatternType").isNumber() && object.get("PatternType").asNumber() === 1;
-        if ((form || tiling) && !add(`obj ${num}`, object.get("Resources"), [object])) return null;
-      } else if (
-        object.isDictionary() &&
-        object.get("Subtype").isName() &&
-        object.get("Subtype").asName() === "Type3"
-      ) {
+        if (isContentXObject(object) && !add(`obj ${num}`, object.get("Resources"), [object])) return null;
+      } else if (isType3Font(object)) {
         const glyphs: mupdf.PDFObject[] = [];
         object.get("CharProcs").forEach((glyph) => {
           glyphs.push(glyph);

@@ -2,6 +2,7 @@ import type * as mupdf from "mupdf";
 import { AppError } from "../../contract/index.ts";
 import type { EngineInput } from "../types.ts";
 import { everyObject } from "./every-object.ts";
+import { isNamed } from "./object-kinds.ts";
 import { openPdfDocument } from "./open-pdf.ts";
 
 /**
@@ -64,8 +65,7 @@ function filteredWithJbig2(filter: mupdf.PDFObject): boolean {
   if (filter.isName()) return filter.asName() === "JBIG2Decode";
   if (!filter.isArray()) return false;
   for (let i = 0; i < filter.length; i++) {
-    const name = filter.get(i);
-    if (name.isName() && name.asName() === "JBIG2Decode") return true;
+    if (isNamed(filter.get(i), "JBIG2Decode")) return true;
   }
   return false;
 }

@@ -1,5 +1,6 @@
 import * as mupdf from "mupdf";
 import { everyObject } from "./every-object.ts";
+import { isNamed } from "./object-kinds.ts";
 import { unseenBySubsetter } from "./unseen-drawings.ts";
 
 /**
@@ -88,7 +89,7 @@ function usageDictionaries(pdf: mupdf.PDFDocument): [mupdf.PDFObject, mupdf.PDFO
       if (!group.isDictionary() || group.isStream()) continue;
       const type = group.get("Type");
       const usage = group.get("Usage");
-      if (type.isName() && type.asName() === "OCG" && !usage.isNull()) groups.push([group, usage]);
+      if (isNamed(type, "OCG") && !usage.isNull()) groups.push([group, usage]);
     } catch {
       // Objects that fail to load are skipped.
     }
@@ -106,7 +107,7 @@ function offPolicyIn(object: mupdf.PDFObject, depth: number): boolean {
     return false;
   }
   if (!object.isDictionary()) return false;
-  if (object.get("Type").isName() && object.get("Type").asName() === "OCMD") {
+  if (isNamed(object.get("Type"), "OCMD")) {
     const policy = object.get("P");
     if (!object.get("VE").isNull()) return true;
     if (policy.isName() && ["AllOff", "AnyOff"].includes(policy.asName())) return true;

@@ -1,6 +1,7 @@
 import type * as mupdf from "mupdf";
 import { namesIn } from "./compress-resources.ts";
 import { everyObject } from "./every-object.ts";
+import { isNamed, isNumbered, isType3Font } from "./object-kinds.ts";
 
 /**
  * Resources whose fonts MuPDF's subsetter does not see drawing (its content walk follows forms
@@ -15,9 +16,7 @@ export function unseenBySubsetter(pdf: mupdf.PDFDocument): mupdf.PDFObject[] {
   for (const { object } of everyObject(pdf)) {
     try {
       if (!object.isDictionary()) continue;
-      const pattern = object.get("PatternType");
-      if (object.isStream() && pattern.isNumber() && pattern.asNumber() === 1)
-        unseen.push(object.get("Resources"));
+      if (object.isStream() && isNumbered(object.get("PatternType"), 1)) unseen.push(object.get("Resources"));
       for (const resources of [object, object.get("Resources")]) {
         const states = resources.isDictionary() ? resources.get("ExtGState") : resources;
         if (!states.isDictionary()) continue;
@@ -69,7 +68,7 @@ function appearancesUnseen(annotation: mupdf.PDFObject): mupdf.PDFObject[] {
     }
     if (!appearance.isDictionary()) return;
     appearance.forEach((state, name) => {
-      const drawn = shown && current.isName() && current.asName() === String(name);
+      const drawn = shown && isNamed(current, String(name));
       if (state.isStream() && !drawn) unseen.push(state.get("Resources"));
     });
   });
@@ -87,8 +86,7 @@ function type3Resources(pdf: mupdf.PDFDocument): mupdf.PDFObject[] {
   /** The names the procedures of each Type 3 font without resources hold, when they show text. */
   const named = new Map<number, Set<string>>();
   for (const { num, object: font } of everyObject(pdf)) {
-    if (!font.isDictionary() || !font.get("Subtype").isName() || font.get("Subtype").asName() !== "Type3")
-      continue;
+    if (!isType3Font(font)) continue;
     if (!font.get("Resources").isNull()) {
       resources.push(font.get("Resources"));
       continue;
