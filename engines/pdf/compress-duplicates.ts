@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type * as mupdf from "mupdf";
 import { everyObject } from "./every-object.ts";
+import { annotationsOf } from "./page-annotations.ts";
 
 /** How deep direct dictionaries and arrays are followed when references are rewritten. */
 const MAX_DEPTH = 64;
@@ -64,12 +65,7 @@ function editableStreams(pdf: mupdf.PDFDocument): Set<number> {
   for (let index = 0; index < pages; index++) {
     const page = pdf.findPage(index);
     add(page.get("Contents"));
-    const annotations = page.get("Annots");
-    if (!annotations.isArray()) continue;
-    for (let i = 0; i < annotations.length; i++) {
-      // An entry may be null or no dictionary (MuPDF.js throws a TypeError on get() of a null).
-      const annotation = annotations.get(i);
-      if (!annotation.isDictionary()) continue;
+    for (const annotation of annotationsOf(page)) {
       const appearances = annotation.get("AP");
       if (!appearances.isDictionary()) continue;
       // Each of N, D, R is a stream, or a dictionary of streams by state (checkboxes, radio buttons).

@@ -1,6 +1,7 @@
 import * as mupdf from "mupdf";
 import { everyObject } from "./every-object.ts";
 import { isNamed } from "./object-kinds.ts";
+import { annotationsOf } from "./page-annotations.ts";
 import { unseenBySubsetter } from "./unseen-drawings.ts";
 
 /**
@@ -256,12 +257,7 @@ function runPages(
       } finally {
         page.destroy();
       }
-      const annotations = pdf.findPage(index).get("Annots");
-      if (!annotations.isArray()) continue;
-      for (let i = 0; i < annotations.length; i++) {
-        // Entries may be null (MuPDF.js throws a TypeError on get() of a null): dictionaries only.
-        const annotation = annotations.get(i);
-        if (!annotation.isDictionary()) continue;
+      for (const annotation of annotationsOf(pdf.findPage(index))) {
         annotation.get("AP").forEach((appearance) => {
           const streams = appearance.isStream() ? [appearance] : [];
           if (!appearance.isStream() && appearance.isDictionary())

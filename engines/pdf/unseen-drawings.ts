@@ -2,6 +2,7 @@ import type * as mupdf from "mupdf";
 import { namesIn } from "./compress-resources.ts";
 import { everyObject } from "./every-object.ts";
 import { isNamed, isNumbered, isType3Font } from "./object-kinds.ts";
+import { annotationsOf } from "./page-annotations.ts";
 
 /**
  * Resources whose fonts MuPDF's subsetter does not see drawing (its content walk follows forms
@@ -33,11 +34,8 @@ export function unseenBySubsetter(pdf: mupdf.PDFDocument): mupdf.PDFObject[] {
     }
   }
   for (let index = 0; index < pdf.countPages(); index++) {
-    const annotations = pdf.findPage(index).get("Annots");
-    for (let i = 0; annotations.isArray() && i < annotations.length; i++) {
-      const annotation = annotations.get(i);
-      if (annotation.isDictionary()) unseen.push(...appearancesUnseen(annotation));
-    }
+    for (const annotation of annotationsOf(pdf.findPage(index)))
+      unseen.push(...appearancesUnseen(annotation));
   }
   return unseen;
 }
