@@ -1,7 +1,7 @@
 import { deflateSync } from "node:zlib";
 import * as mupdf from "mupdf";
 import { readType1Program } from "./compress-type1.ts";
-import { type DrawnGlyphs, glyphsOf } from "./drawn-glyphs.ts";
+import { addFontNames, type DrawnGlyphs, glyphsOf } from "./drawn-glyphs.ts";
 import { everyObject } from "./every-object.ts";
 import { copyDictionary } from "./stamp-place.ts";
 import { type1ToCff } from "./type1-to-cff.ts";
@@ -71,8 +71,7 @@ function type1Uses(pdf: mupdf.PDFDocument): Map<number, Type1Use> {
       if (!file.isIndirect() || !name.isName()) continue;
       const use = uses.get(file.asIndirect()) ?? { descriptors: [], fonts: [], names: new Set<string>() };
       use.descriptors.push(object);
-      use.names.add(name.asName());
-      use.names.add(name.asName().replace(/_\d+$/, ""));
+      addFontNames(use.names, name.asName());
       uses.set(file.asIndirect(), use);
       byDescriptor.set(num, use);
     } catch {

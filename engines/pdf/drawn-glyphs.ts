@@ -121,6 +121,16 @@ function offPolicyIn(object: mupdf.PDFObject, depth: number): boolean {
 }
 
 /**
+ * Adds to `names` the names a descriptor's /FontName gives its program's glyphs in the run: the
+ * name, and the name without a trailing "_167"-like suffix (a TeX slant or extend tag), as MuPDF
+ * names the font.
+ */
+export function addFontNames(names: Set<string>, fontName: string): void {
+  names.add(fontName);
+  names.add(fontName.replace(/_\d+$/, ""));
+}
+
+/**
  * Every font program stored under `key` in a font descriptor, with the font names (with subset
  * tag) that use it. Two programs under one name get the glyphs drawn with either: more than
  * needed, never less.
@@ -135,9 +145,7 @@ export function fontFiles(pdf: mupdf.PDFDocument, key: FontFileKey): Map<number,
       const name = object.get("FontName");
       if (!file.isIndirect() || !name.isName()) continue;
       const names = files.get(file.asIndirect()) ?? new Set<string>();
-      // MuPDF names the font without a trailing "_167"-like suffix (a TeX slant or extend tag).
-      names.add(name.asName());
-      names.add(name.asName().replace(/_\d+$/, ""));
+      addFontNames(names, name.asName());
       files.set(file.asIndirect(), names);
     } catch {
       // Objects that fail to load are skipped.
