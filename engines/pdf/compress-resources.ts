@@ -1,4 +1,5 @@
 import type * as mupdf from "mupdf";
+import { contentStreams } from "./content-operations.ts";
 import { everyObject } from "./every-object.ts";
 import { isContentXObject, isType3Font } from "./object-kinds.ts";
 
@@ -104,18 +105,7 @@ function collectHolders(pdf: mupdf.PDFDocument): Holder[] | null {
     const pages = pdf.countPages();
     for (let index = 0; index < pages; index++) {
       const page = pdf.findPage(index);
-      const contents = page.get("Contents");
-      const streams = contents.isArray()
-        ? Array.from({ length: contents.length }, (_, i) => contents.get(i))
-        : [contents];
-      if (
-        !add(
-          `page ${index}`,
-          page.get("Resources"),
-          streams.filter((stream) => stream.isStream()),
-        )
-      )
-        return null;
+      if (!add(`page ${index}`, page.get("Resources"), contentStreams(page))) return null;
     }
     for (const { num, object } of everyObject(pdf)) {
       if (object.isStream()) {
