@@ -11,7 +11,7 @@
  * (with the space after it) over its box. No font program is embedded: nothing is drawn.
  */
 import * as mupdf from "mupdf";
-import { pdfNumber as number } from "../pdf/images-to-pdf-layout.ts";
+import { roundedPdfNumber as number } from "../pdf/images-to-pdf-layout.ts";
 import type { OcrLine } from "./tesseract.ts";
 
 /** Resource name of the font in the pages' /Font dictionaries. */

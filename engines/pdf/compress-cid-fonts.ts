@@ -3,6 +3,8 @@ import { cffName, cidsByGlyph } from "./cff-tables.ts";
 import { postScriptName } from "./compress-font-collections.ts";
 import { programKind } from "./compress-font-programs.ts";
 import { type DrawnGlyphs, glyphsOf } from "./drawn-glyphs.ts";
+import { everyObject } from "./every-object.ts";
+import { isNamed } from "./object-kinds.ts";
 import { copyDictionary } from "./stamp-place.ts";
 import { pruneToUnicode } from "./to-unicode-cmap.ts";
 
@@ -30,10 +32,8 @@ const CODES = 0x10000;
  */
 export function pruneCidFontData(pdf: mupdf.PDFDocument, drawn: DrawnGlyphs, pdfA: boolean): number {
   let pruned = 0;
-  const count = pdf.countObjects();
-  for (let num = 1; num < count; num++) {
+  for (const { num, object: font } of everyObject(pdf)) {
     try {
-      const font = pdf.newIndirect(num);
       if (!font.isDictionary() || font.get("Subtype").asName() !== "Type0") continue;
       if (drawn.untouchableFonts.has(num)) continue;
       if (pdfA) syncCidSet(pdf, font.get("DescendantFonts", 0, "FontDescriptor"));
@@ -111,7 +111,7 @@ function drawnCids(font: mupdf.PDFObject, drawn: DrawnGlyphs): Set<number> | nul
   if (subtype !== "CIDFontType2" || kind !== "truetype") return null;
   if (map.isStream()) return cidsThroughMap(map.readStream().asUint8Array(), glyphs);
   const ordering = cidFont.get("CIDSystemInfo", "Ordering");
-  const identity = (map.isName() && map.asName() === "Identity") || map.isNull();
+  const identity = isNamed(map, "Identity") || map.isNull();
   return identity && ordering.isString() && ordering.asString() === "Identity" ? glyphs : null;
 }
 

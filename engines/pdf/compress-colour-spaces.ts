@@ -1,4 +1,5 @@
 import type * as mupdf from "mupdf";
+import { everyObject } from "./every-object.ts";
 
 /** Nesting followed inside one object (colour spaces sit a few levels down). */
 const MAX_DEPTH = 12;
@@ -46,11 +47,9 @@ export function replaceSrgbProfiles(pdf: mupdf.PDFDocument, pdfA: boolean): numb
       }
     }
   };
-  const count = pdf.countObjects();
-  for (let num = 1; num < count; num++) {
+  for (const { object } of everyObject(pdf)) {
     try {
-      // Indirect references only: resolve() on streams makes a garbage-collecting save drop them.
-      visit(pdf.newIndirect(num), 0);
+      visit(object, 0);
     } catch {
       // Objects that fail to load are left alone.
     }
@@ -76,9 +75,7 @@ function iccProfileOf(space: mupdf.PDFObject): number {
 function srgbObjects(pdf: mupdf.PDFDocument): { profiles: Set<number>; spaceObjects: Set<number> } {
   const profiles = new Set<number>();
   const spaces = new Map<number, number>();
-  const count = pdf.countObjects();
-  for (let num = 1; num < count; num++) {
-    const object = pdf.newIndirect(num);
+  for (const { num, object } of everyObject(pdf)) {
     try {
       if (object.isArray()) {
         const profile = iccProfileOf(object);

@@ -1,6 +1,8 @@
 import type * as mupdf from "mupdf";
 import { concatBytes } from "../bytes.ts";
 import { codedPlainly, writeDeflated } from "./compress-streams.ts";
+import { everyObject } from "./every-object.ts";
+import { isContentXObject } from "./object-kinds.ts";
 
 /** A stream is rewritten only when this share of it or more is saved. */
 const MIN_SAVING = 0.05;
@@ -37,10 +39,7 @@ export function roundPathCoordinates(pdf: mupdf.PDFDocument, digits: number): nu
     } else if (value.isIndirect()) contents.add(value.asIndirect());
   }
   let saved = 0;
-  const count = pdf.countObjects();
-  for (let num = 1; num < count; num++) {
-    // Indirect references only: resolve() on streams makes a garbage-collecting save drop them.
-    const object = pdf.newIndirect(num);
+  for (const { num, object } of everyObject(pdf)) {
     try {
       if (!object.isStream() || !(contents.has(num) || isContentXObject(object))) continue;
       if (!object.get("Filter").isNull() && !codedPlainly(object)) continue;
@@ -51,14 +50,6 @@ export function roundPathCoordinates(pdf: mupdf.PDFDocument, digits: number): nu
     }
   }
   return saved;
-}
-
-/** A form XObject or a tiling pattern: streams of content operators like a page's. */
-function isContentXObject(stream: mupdf.PDFObject): boolean {
-  const subtype = stream.get("Subtype");
-  if (subtype.isName() && subtype.asName() === "Form") return true;
-  const pattern = stream.get("PatternType");
-  return pattern.isNumber() && pattern.asNumber() === 1;
 }
 
 /**

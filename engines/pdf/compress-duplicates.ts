@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
 import type * as mupdf from "mupdf";
+import { everyObject } from "./every-object.ts";
+import { annotationsOf } from "./page-annotations.ts";
 
 /** How deep direct dictionaries and arrays are followed when references are rewritten. */
 const MAX_DEPTH = 64;
@@ -18,12 +20,9 @@ const STRUCTURE_TYPES = new Set(["ObjStm", "XRef", "Metadata"]);
 export function mergeDuplicateStreams(pdf: mupdf.PDFDocument): number {
   const firstByHash = new Map<string, number>();
   const duplicateOf = new Map<number, number>();
-  const count = pdf.countObjects();
   const editable = editableStreams(pdf);
-  for (let num = 1; num < count; num++) {
+  for (const { num, object } of everyObject(pdf)) {
     if (editable.has(num)) continue;
-    // Indirect references only: resolve() on streams makes a garbage-collecting save drop them.
-    const object = pdf.newIndirect(num);
     try {
       if (!object.isStream()) continue;
       const type = object.get("Type");
@@ -40,9 +39,9 @@ export function mergeDuplicateStreams(pdf: mupdf.PDFDocument): number {
     }
   }
   if (duplicateOf.size === 0) return 0;
-  for (let num = 1; num < count; num++) {
+  for (const { object } of everyObject(pdf)) {
     try {
-      redirect(pdf, pdf.newIndirect(num), duplicateOf, 0);
+      redirect(pdf, object, duplicateOf, 0);
     } catch {
       // An object that cannot be read keeps its references.
     }
@@ -66,12 +65,7 @@ function editableStreams(pdf: mupdf.PDFDocument): Set<number> {
   for (let index = 0; index < pages; index++) {
     const page = pdf.findPage(index);
     add(page.get("Contents"));
-    const annotations = page.get("Annots");
-    if (!annotations.isArray()) continue;
-    for (let i = 0; i < annotations.length; i++) {
-      // An entry may be null or no dictionary (MuPDF.js throws a TypeError on get() of a null).
-      const annotation = annotations.get(i);
-      if (!annotation.isDictionary()) continue;
+    for (const annotation of annotationsOf(page)) {
       const appearances = annotation.get("AP");
       if (!appearances.isDictionary()) continue;
       // Each of N, D, R is a stream, or a dictionary of streams by state (checkboxes, radio buttons).

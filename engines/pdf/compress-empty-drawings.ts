@@ -6,6 +6,7 @@ import {
   withEdits,
   writeContent,
 } from "./content-operations.ts";
+import { everyObject } from "./every-object.ts";
 
 /**
  * Operators that change only the graphics state (text state, colours, clipping and the current
@@ -36,10 +37,7 @@ const MARKED_OPEN = new Set(["BMC", "BDC"]);
 export function removeEmptyDrawings(pdf: mupdf.PDFDocument): number {
   const emptyForms = new Set<number>();
   const holders: { stream: mupdf.PDFObject; resources: mupdf.PDFObject }[] = [];
-  const count = pdf.countObjects();
-  for (let num = 1; num < count; num++) {
-    // Indirect references only: resolve() on streams makes a garbage-collecting save drop them.
-    const object = pdf.newIndirect(num);
+  for (const { num, object } of everyObject(pdf)) {
     try {
       if (!object.isStream() || object.get("Subtype").asName() !== "Form") continue;
       const read = readOperations(object);

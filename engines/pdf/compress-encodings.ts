@@ -1,5 +1,6 @@
 import * as mupdf from "mupdf";
 import { type DrawnGlyphs, glyphsOf } from "./drawn-glyphs.ts";
+import { everyObject } from "./every-object.ts";
 import { copyDictionary } from "./stamp-place.ts";
 
 /** Simple font types whose codes reach glyphs by name only (the /Differences names). */
@@ -46,10 +47,8 @@ export function pruneUndrawnDifferences(pdf: mupdf.PDFDocument, drawn: DrawnGlyp
 function encodingUses(pdf: mupdf.PDFDocument): EncodingUse[] {
   const byObject = new Map<number, EncodingUse>();
   const uses: EncodingUse[] = [];
-  const count = pdf.countObjects();
-  for (let num = 1; num < count; num++) {
+  for (const { object: holder } of everyObject(pdf)) {
     try {
-      const holder = pdf.newIndirect(num);
       if (!holder.isDictionary()) continue;
       const encoding = holder.get("Encoding");
       if (!encoding.isDictionary() || !encoding.get("Differences").isArray()) {

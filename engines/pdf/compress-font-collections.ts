@@ -1,4 +1,5 @@
 import type * as mupdf from "mupdf";
+import { everyObject } from "./every-object.ts";
 
 /** The tag a TrueType collection (several fonts in one file, e.g. Cambria.ttc) starts with. */
 const COLLECTION_TAG = 0x74746366; // "ttcf"
@@ -14,9 +15,7 @@ const POSTSCRIPT_NAME_ID = 6;
  */
 export function extractFontCollections(pdf: mupdf.PDFDocument): number {
   let replaced = 0;
-  const count = pdf.countObjects();
-  for (let num = 1; num < count; num++) {
-    const font = pdf.newIndirect(num);
+  for (const { object: font } of everyObject(pdf)) {
     try {
       if (!font.isDictionary() || font.get("Type").asName() !== "FontDescriptor") continue;
       const file = font.get("FontFile2");

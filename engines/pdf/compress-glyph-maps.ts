@@ -1,5 +1,6 @@
 import { deflateSync } from "node:zlib";
 import type * as mupdf from "mupdf";
+import { everyObject } from "./every-object.ts";
 
 /** TrueType table tags. */
 const HEAD = 0x68656164; // "head"
@@ -16,9 +17,7 @@ const MAXP = 0x6d617870; // "maxp"
  */
 export function pruneGlyphMaps(pdf: mupdf.PDFDocument): number {
   let pruned = 0;
-  const count = pdf.countObjects();
-  for (let num = 1; num < count; num++) {
-    const font = pdf.newIndirect(num);
+  for (const { object: font } of everyObject(pdf)) {
     try {
       if (!font.isDictionary() || font.get("Subtype").asName() !== "CIDFontType2") continue;
       const map = font.get("CIDToGIDMap");

@@ -11,6 +11,7 @@ import {
   repredictImage,
   writePredicted,
 } from "./compress-predictors.ts";
+import { everyObject } from "./every-object.ts";
 
 /** Images beyond this many pixels are left as they are (decoding them would risk the memory cap). */
 const MAX_PIXELS = 80_000_000;
@@ -157,10 +158,7 @@ function findImages(pdf: mupdf.PDFDocument): {
   const images: number[] = [];
   const masks = new Set<number>();
   const softMasks = new Map<number, number[]>();
-  const count = pdf.countObjects();
-  for (let num = 1; num < count; num++) {
-    // Indirect references only: resolve() on streams makes a garbage-collecting save drop them.
-    const object = pdf.newIndirect(num);
+  for (const { num, object } of everyObject(pdf)) {
     try {
       if (!object.isStream() || object.get("Subtype").asName() !== "Image") continue;
       images.push(num);

@@ -1,6 +1,8 @@
 import type * as mupdf from "mupdf";
 import { rectangle } from "./compress-redundant-entries.ts";
 import * as content from "./content-operations.ts";
+import { everyObject } from "./every-object.ts";
+import { isNamed } from "./object-kinds.ts";
 
 type Operation = content.Operation;
 
@@ -70,12 +72,10 @@ function plainForms(pdf: mupdf.PDFDocument): Omit<Found, "references"> {
     if (read === null) borrowed.add("*");
     for (const op of read?.operations ?? []) for (const operand of op.operands) borrowed.add(operand);
   };
-  const count = pdf.countObjects();
-  for (let num = 1; num < count; num++) {
-    const object = pdf.newIndirect(num);
+  for (const { num, object } of everyObject(pdf)) {
     try {
       const subtype = object.get("Subtype");
-      if (subtype.isName() && subtype.asName() === "Type3" && object.get("Resources").isNull())
+      if (isNamed(subtype, "Type3") && object.get("Resources").isNull())
         object.get("CharProcs").forEach((glyph) => {
           borrow(glyph);
         });
@@ -127,11 +127,9 @@ function countReferences(pdf: mupdf.PDFDocument): Map<number, number> {
       });
   };
   walkInside(pdf.getTrailer(), 0);
-  const count = pdf.countObjects();
-  for (let num = 1; num < count; num++) {
+  for (const { object } of everyObject(pdf)) {
     try {
-      // Indirect references only: resolve() on streams makes a garbage-collecting save drop them.
-      walkInside(pdf.newIndirect(num), 0);
+      walkInside(object, 0);
     } catch {
       // An object that does not load refers to nothing.
     }
@@ -200,16 +198,16 @@ function drawnInPlace(form: mupdf.PDFObject, operators: string): string {
   const numbers: number[] = [];
   if (matrix.isArray()) for (let i = 0; i < matrix.length; i++) numbers.push(matrix.get(i).asNumber());
   const identity = numbers.length !== 6 || numbers.join(" ") === "1 0 0 1 0 0";
-  const cm = identity ? "" : `${numbers.map(pdfNumber).join(" ")} cm `;
-  const clip = [left, bottom, right - left, top - bottom].map(pdfNumber).join(" ");
+  const cm = identity ? "" : `${numbers.map(exactPdfNumber).join(" ")} cm `;
+  const clip = [left, bottom, right - left, top - bottom].map(exactPdfNumber).join(" ");
   return `q ${cm}${clip} re W n\n${operators}\nQ`;
 }
 
 /**
- * A number as PDF writes it (no exponent): the shortest decimal that reads back as the same
- * single-precision value (MuPDF keeps reals so: 169.04 reads as 169.039993…).
+ * A number read from the file, written back exactly (no exponent): the shortest decimal that reads
+ * back as the same single-precision value (MuPDF keeps reals so: 169.04 reads as 169.039993…).
  */
-function pdfNumber(value: number): string {
+function exactPdfNumber(value: number): string {
   if (Math.abs(value) < 1e-6) return "0";
   for (let digits = 1; digits < 9; digits++) {
     const shorter = Number(value.toPrecision(digits));

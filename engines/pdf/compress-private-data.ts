@@ -1,5 +1,6 @@
 import type * as mupdf from "mupdf";
 import { writeDeflated } from "./compress-streams.ts";
+import { everyObject } from "./every-object.ts";
 
 /**
  * Removes what only other applications read and no viewer shows: page-piece data (/PieceInfo,
@@ -33,10 +34,7 @@ export function removePrivateData(pdf: mupdf.PDFDocument): number {
   }
   const root = pdf.getTrailer().get("Root");
   const catalog = root.isIndirect() ? root.asIndirect() : 0;
-  const count = pdf.countObjects();
-  for (let num = 1; num < count; num++) {
-    // Indirect references only: resolve() on streams makes a garbage-collecting save drop them.
-    const object = pdf.newIndirect(num);
+  for (const { num, object } of everyObject(pdf)) {
     try {
       if (object.isStream() && object.get("Subtype").asName() === "Form") {
         drop(object, "PieceInfo");

@@ -1,4 +1,6 @@
 import type * as mupdf from "mupdf";
+import { everyObject } from "./every-object.ts";
+import { isNumbered } from "./object-kinds.ts";
 import { xmpRepeatsInfo } from "./xmp-info.ts";
 
 /**
@@ -37,8 +39,7 @@ export function removeRedundantEntries(pdf: mupdf.PDFDocument, pdfA: boolean): n
   });
   const pages = pdf.countPages();
   for (let index = 0; index < pages; index++) attempt(() => removeDefaultBoxes(pdf.findPage(index)));
-  const count = pdf.countObjects();
-  for (let num = 1; num < count; num++) attempt(() => removeDefaultFormEntries(pdf.newIndirect(num)));
+  for (const { object } of everyObject(pdf)) attempt(() => removeDefaultFormEntries(object));
   return removed;
 }
 
@@ -59,8 +60,7 @@ function removeDefaultFormEntries(object: mupdf.PDFObject): number {
     removed++;
   }
   if (!object.isStream() || object.get("Subtype").asName() !== "Form") return removed;
-  const formType = object.get("FormType");
-  if (formType.isNumber() && formType.asNumber() === 1) {
+  if (isNumbered(object.get("FormType"), 1)) {
     object.delete("FormType");
     removed++;
   }

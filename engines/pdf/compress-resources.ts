@@ -1,4 +1,7 @@
 import type * as mupdf from "mupdf";
+import { contentStreams } from "./content-operations.ts";
+import { everyObject } from "./every-object.ts";
+import { isContentXObject, isType3Font } from "./object-kinds.ts";
 
 /** Resource categories a content stream refers to by name. */
 const CATEGORIES = [
@@ -102,31 +105,12 @@ function collectHolders(pdf: mupdf.PDFDocument): Holder[] | null {
     const pages = pdf.countPages();
     for (let index = 0; index < pages; index++) {
       const page = pdf.findPage(index);
-      const contents = page.get("Contents");
-      const streams = contents.isArray()
-        ? Array.from({ length: contents.length }, (_, i) => contents.get(i))
-        : [contents];
-      if (
-        !add(
-          `page ${index}`,
-          page.get("Resources"),
-          streams.filter((stream) => stream.isStream()),
-        )
-      )
-        return null;
+      if (!add(`page ${index}`, page.get("Resources"), contentStreams(page))) return null;
     }
-    const count = pdf.countObjects();
-    for (let num = 1; num < count; num++) {
-      const object = pdf.newIndirect(num);
+    for (const { num, object } of everyObject(pdf)) {
       if (object.isStream()) {
-        const form = object.get("Subtype").isName() && object.get("Subtype").asName() === "Form";
-        const tiling = object.get("PatternType").isNumber() && object.get("PatternType").asNumber() === 1;
-        if ((form || tiling) && !add(`obj ${num}`, object.get("Resources"), [object])) return null;
-      } else if (
-        object.isDictionary() &&
-        object.get("Subtype").isName() &&
-        object.get("Subtype").asName() === "Type3"
-      ) {
+        if (isContentXObject(object) && !add(`obj ${num}`, object.get("Resources"), [object])) return null;
+      } else if (isType3Font(object)) {
         const glyphs: mupdf.PDFObject[] = [];
         object.get("CharProcs").forEach((glyph) => {
           glyphs.push(glyph);

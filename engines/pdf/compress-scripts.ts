@@ -1,5 +1,7 @@
 import type * as mupdf from "mupdf";
 import { writeDeflated } from "./compress-streams.ts";
+import { everyObject } from "./every-object.ts";
+import { isNamed } from "./object-kinds.ts";
 
 /** How deep actions are followed inside one object (annotation → /AA → action → /Next). */
 const MAX_DEPTH = 8;
@@ -39,8 +41,7 @@ export function compactScripts(pdf: mupdf.PDFDocument, asStrings: boolean): numb
       return;
     }
     if (!holder.isDictionary()) return;
-    const kind = holder.get("S");
-    if (kind.isName() && kind.asName() === "JavaScript") narrowed += compactScript(pdf, holder, asStrings);
+    if (isNamed(holder.get("S"), "JavaScript")) narrowed += compactScript(pdf, holder, asStrings);
     const inner: mupdf.PDFObject[] = ACTION_KEYS.map((key) => holder.get(key));
     const triggers = holder.get("AA");
     if (triggers.isDictionary())
@@ -49,11 +50,8 @@ export function compactScripts(pdf: mupdf.PDFDocument, asStrings: boolean): numb
       });
     for (const action of inner) if (!action.isIndirect()) visit(action, depth + 1);
   };
-  const count = pdf.countObjects();
-  for (let num = 1; num < count; num++) {
+  for (const { object } of everyObject(pdf)) {
     try {
-      // Indirect references only: resolve() on streams makes a garbage-collecting save drop them.
-      const object = pdf.newIndirect(num);
       if (object.isDictionary() && !object.isStream()) visit(object, 0);
     } catch {
       // Objects that fail to load are left alone.

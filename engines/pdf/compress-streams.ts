@@ -1,5 +1,6 @@
 import { deflateSync } from "node:zlib";
 import type * as mupdf from "mupdf";
+import { everyObject } from "./every-object.ts";
 
 /** A stream is rewritten only when this share of it or more is saved (less is not worth the time). */
 const MIN_SAVING = 0.05;
@@ -23,10 +24,7 @@ const STRUCTURE_TYPES = new Set(["ObjStm", "XRef"]);
  */
 export function redeflateStreams(pdf: mupdf.PDFDocument): number {
   let saved = 0;
-  const count = pdf.countObjects();
-  for (let num = 1; num < count; num++) {
-    // Indirect references only: resolve() on streams makes a garbage-collecting save drop them.
-    const object = pdf.newIndirect(num);
+  for (const { object } of everyObject(pdf)) {
     try {
       if (!object.isStream()) continue;
       if (!codedPlainly(object)) continue;

@@ -1,7 +1,8 @@
 import { deflateSync } from "node:zlib";
 import * as mupdf from "mupdf";
 import { readType1Program } from "./compress-type1.ts";
-import { type DrawnGlyphs, glyphsOf } from "./drawn-glyphs.ts";
+import { addFontNames, type DrawnGlyphs, glyphsOf } from "./drawn-glyphs.ts";
+import { everyObject } from "./every-object.ts";
 import { copyDictionary } from "./stamp-place.ts";
 import { type1ToCff } from "./type1-to-cff.ts";
 
@@ -62,27 +63,23 @@ export function convertType1ToCff(pdf: mupdf.PDFDocument, drawn: DrawnGlyphs): n
 function type1Uses(pdf: mupdf.PDFDocument): Map<number, Type1Use> {
   const uses = new Map<number, Type1Use>();
   const byDescriptor = new Map<number, Type1Use>();
-  const count = pdf.countObjects();
-  for (let num = 1; num < count; num++) {
+  for (const { num, object } of everyObject(pdf)) {
     try {
-      const object = pdf.newIndirect(num);
       if (!object.isDictionary()) continue;
       const file = object.get("FontFile");
       const name = object.get("FontName");
       if (!file.isIndirect() || !name.isName()) continue;
       const use = uses.get(file.asIndirect()) ?? { descriptors: [], fonts: [], names: new Set<string>() };
       use.descriptors.push(object);
-      use.names.add(name.asName());
-      use.names.add(name.asName().replace(/_\d+$/, ""));
+      addFontNames(use.names, name.asName());
       uses.set(file.asIndirect(), use);
       byDescriptor.set(num, use);
     } catch {
       // Objects that fail to load are skipped.
     }
   }
-  for (let num = 1; num < count; num++) {
+  for (const { object } of everyObject(pdf)) {
     try {
-      const object = pdf.newIndirect(num);
       if (!object.isDictionary()) continue;
       const descriptor = object.get("FontDescriptor");
       if (!descriptor.isIndirect()) continue;

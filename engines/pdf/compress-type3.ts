@@ -1,17 +1,14 @@
 import type * as mupdf from "mupdf";
 import { deleteEntriesExcept } from "./compress-resources.ts";
+import { everyObject } from "./every-object.ts";
+import { isType3Font } from "./object-kinds.ts";
 
 /** The name MuPDF gives a Type 3 font it loads: its object, as glyphs drawn are recorded. */
 const type3Name = (num: number) => `Type3 (${num} 0 R)`;
 
-function isType3(object: mupdf.PDFObject): boolean {
-  const subtype = object.isDictionary() ? object.get("Subtype") : null;
-  return subtype?.isName() === true && subtype.asName() === "Type3";
-}
-
 /** Whether the document has a Type 3 font (its glyphs are worth a run over the pages). */
 export function hasType3Fonts(pdf: mupdf.PDFDocument): boolean {
-  for (let num = 1; num < pdf.countObjects(); num++) if (isType3(pdf.newIndirect(num))) return true;
+  for (const { object } of everyObject(pdf)) if (isType3Font(object)) return true;
   return false;
 }
 
@@ -31,9 +28,8 @@ export function pruneType3Glyphs(
 ): number {
   const fonts: number[] = [];
   const procsUsers = new Map<number, number>();
-  for (let num = 1; num < pdf.countObjects(); num++) {
-    const font = pdf.newIndirect(num);
-    if (!isType3(font)) continue;
+  for (const { num, object: font } of everyObject(pdf)) {
+    if (!isType3Font(font)) continue;
     fonts.push(num);
     const procs = font.get("CharProcs");
     if (procs.isIndirect()) procsUsers.set(procs.asIndirect(), (procsUsers.get(procs.asIndirect()) ?? 0) + 1);

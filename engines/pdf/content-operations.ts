@@ -14,6 +14,15 @@ export interface Operation {
   readonly end: number;
 }
 
+/** The streams of a page's /Contents (one stream, or an array of them), other values left out. */
+export function contentStreams(page: mupdf.PDFObject): mupdf.PDFObject[] {
+  const contents = page.get("Contents");
+  const parts = contents.isArray()
+    ? Array.from({ length: contents.length }, (_, i) => contents.get(i))
+    : [contents];
+  return parts.filter((part) => part.isStream());
+}
+
 /** White space from a position on (sticky). */
 const WHITE_RUN = /[\0\t\n\f\r ]*/y;
 

@@ -1,6 +1,8 @@
 import type * as mupdf from "mupdf";
 import { AppError } from "../../contract/index.ts";
 import type { EngineInput } from "../types.ts";
+import { everyObject } from "./every-object.ts";
+import { isNamed } from "./object-kinds.ts";
 import { openPdfDocument } from "./open-pdf.ts";
 
 /**
@@ -32,9 +34,8 @@ export function refuseDecodeBombs(inputs: readonly EngineInput[]): void {
     }
     try {
       if (pdf.needsPassword()) continue;
-      const count = pdf.countObjects();
-      for (let num = 1; num < count; num++) {
-        const size = jbig2Size(pdf, num);
+      for (const { object } of everyObject(pdf)) {
+        const size = jbig2Size(object);
         if (size !== undefined && size.width * size.height > MAX_JBIG2_PIXELS) {
           throw new AppError("IMAGE_TOO_LARGE", "An image in the PDF has too many pixels to decode.", {
             file_index: index,
@@ -51,10 +52,8 @@ export function refuseDecodeBombs(inputs: readonly EngineInput[]): void {
 }
 
 /** The page size a JBIG2-filtered stream declares, or undefined (not JBIG2, no readable header). */
-function jbig2Size(pdf: mupdf.PDFDocument, num: number): { width: number; height: number } | undefined {
+function jbig2Size(object: mupdf.PDFObject): { width: number; height: number } | undefined {
   try {
-    // Indirect references only: resolve() on streams makes a garbage-collecting save drop them.
-    const object = pdf.newIndirect(num);
     if (!object.isStream() || !filteredWithJbig2(object.get("Filter"))) return undefined;
     return jbig2PageSize(object.readRawStream().asUint8Array());
   } catch {
@@ -66,8 +65,7 @@ function filteredWithJbig2(filter: mupdf.PDFObject): boolean {
   if (filter.isName()) return filter.asName() === "JBIG2Decode";
   if (!filter.isArray()) return false;
   for (let i = 0; i < filter.length; i++) {
-    const name = filter.get(i);
-    if (name.isName() && name.asName() === "JBIG2Decode") return true;
+    if (isNamed(filter.get(i), "JBIG2Decode")) return true;
   }
   return false;
 }

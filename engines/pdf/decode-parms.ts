@@ -1,5 +1,6 @@
 import type * as mupdf from "mupdf";
 import type { EngineInput } from "../types.ts";
+import { everyObject } from "./every-object.ts";
 import { isOutOfMemory } from "./open-pdf.ts";
 import { editedPdf } from "./write-pdf.ts";
 
@@ -40,9 +41,8 @@ export function hasDecodeParmsArray(bytes: Uint8Array): boolean {
 function padDecodeParms(bytes: Uint8Array): Uint8Array | undefined {
   return editedPdf(bytes, (pdf) => {
     let padded = 0;
-    const count = pdf.countObjects();
-    for (let number = 1; number < count; number++) {
-      if (padStream(pdf.newIndirect(number))) padded += 1;
+    for (const { object } of everyObject(pdf)) {
+      if (padStream(object)) padded += 1;
     }
     return padded > 0;
   });

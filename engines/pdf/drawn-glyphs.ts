@@ -1,4 +1,7 @@
 import * as mupdf from "mupdf";
+import { everyObject } from "./every-object.ts";
+import { isNamed } from "./object-kinds.ts";
+import { annotationsOf } from "./page-annotations.ts";
 import { unseenBySubsetter } from "./unseen-drawings.ts";
 
 /**
@@ -69,10 +72,9 @@ export function findDrawnGlyphs(pdf: mupdf.PDFDocument): DrawnGlyphs | null {
  * content while some layer is off.
  */
 function showsWhileOff(pdf: mupdf.PDFDocument): boolean {
-  const count = pdf.countObjects();
-  for (let num = 1; num < count; num++) {
+  for (const { object } of everyObject(pdf)) {
     try {
-      if (offPolicyIn(pdf.newIndirect(num), 0)) return true;
+      if (offPolicyIn(object, 0)) return true;
     } catch {
       return true;
     }
@@ -83,14 +85,12 @@ function showsWhileOff(pdf: mupdf.PDFDocument): boolean {
 /** Every optional content group with a /Usage dictionary, with it. */
 function usageDictionaries(pdf: mupdf.PDFDocument): [mupdf.PDFObject, mupdf.PDFObject][] {
   const groups: [mupdf.PDFObject, mupdf.PDFObject][] = [];
-  const count = pdf.countObjects();
-  for (let num = 1; num < count; num++) {
+  for (const { object: group } of everyObject(pdf)) {
     try {
-      const group = pdf.newIndirect(num);
       if (!group.isDictionary() || group.isStream()) continue;
       const type = group.get("Type");
       const usage = group.get("Usage");
-      if (type.isName() && type.asName() === "OCG" && !usage.isNull()) groups.push([group, usage]);
+      if (isNamed(type, "OCG") && !usage.isNull()) groups.push([group, usage]);
     } catch {
       // Objects that fail to load are skipped.
     }
@@ -108,7 +108,7 @@ function offPolicyIn(object: mupdf.PDFObject, depth: number): boolean {
     return false;
   }
   if (!object.isDictionary()) return false;
-  if (object.get("Type").isName() && object.get("Type").asName() === "OCMD") {
+  if (isNamed(object.get("Type"), "OCMD")) {
     const policy = object.get("P");
     if (!object.get("VE").isNull()) return true;
     if (policy.isName() && ["AllOff", "AnyOff"].includes(policy.asName())) return true;
@@ -121,15 +121,23 @@ function offPolicyIn(object: mupdf.PDFObject, depth: number): boolean {
 }
 
 /**
+ * Adds to `names` the names a descriptor's /FontName gives its program's glyphs in the run: the
+ * name, and the name without a trailing "_167"-like suffix (a TeX slant or extend tag), as MuPDF
+ * names the font.
+ */
+export function addFontNames(names: Set<string>, fontName: string): void {
+  names.add(fontName);
+  names.add(fontName.replace(/_\d+$/, ""));
+}
+
+/**
  * Every font program stored under `key` in a font descriptor, with the font names (with subset
  * tag) that use it. Two programs under one name get the glyphs drawn with either: more than
  * needed, never less.
  */
 export function fontFiles(pdf: mupdf.PDFDocument, key: FontFileKey): Map<number, Set<string>> {
   const files = new Map<number, Set<string>>();
-  const count = pdf.countObjects();
-  for (let num = 1; num < count; num++) {
-    const object = pdf.newIndirect(num);
+  for (const { object } of everyObject(pdf)) {
     try {
       // Some producers leave out the descriptor's /Type: any dictionary with a font file is one.
       if (!object.isDictionary()) continue;
@@ -137,9 +145,7 @@ export function fontFiles(pdf: mupdf.PDFDocument, key: FontFileKey): Map<number,
       const name = object.get("FontName");
       if (!file.isIndirect() || !name.isName()) continue;
       const names = files.get(file.asIndirect()) ?? new Set<string>();
-      // MuPDF names the font without a trailing "_167"-like suffix (a TeX slant or extend tag).
-      names.add(name.asName());
-      names.add(name.asName().replace(/_\d+$/, ""));
+      addFontNames(names, name.asName());
       files.set(file.asIndirect(), names);
     } catch {
       // Objects that fail to load are skipped.
@@ -259,12 +265,7 @@ function runPages(
       } finally {
         page.destroy();
       }
-      const annotations = pdf.findPage(index).get("Annots");
-      if (!annotations.isArray()) continue;
-      for (let i = 0; i < annotations.length; i++) {
-        // Entries may be null (MuPDF.js throws a TypeError on get() of a null): dictionaries only.
-        const annotation = annotations.get(i);
-        if (!annotation.isDictionary()) continue;
+      for (const annotation of annotationsOf(pdf.findPage(index))) {
         annotation.get("AP").forEach((appearance) => {
           const streams = appearance.isStream() ? [appearance] : [];
           if (!appearance.isStream() && appearance.isDictionary())

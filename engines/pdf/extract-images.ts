@@ -8,6 +8,7 @@
  */
 import { createHash } from "node:crypto";
 import * as mupdf from "mupdf";
+import { isNamed } from "./object-kinds.ts";
 import { copyPixels, encodePixels, MAX_PAGE_PIXELS } from "./render-page.ts";
 
 /** Images smaller than this on either side (bullets, spacers, rules) are not worth a file. */
@@ -131,7 +132,7 @@ function isDirectJpeg(image: mupdf.PDFObject): boolean {
   const family = space.isArray() ? space.get(0) : space;
   if (family.isName() && DIRECT_COLOUR_SPACES.has(family.asName())) return true;
   // An ICC-based space of 1 or 3 components: the JPEG is grey or RGB; the profile is not carried.
-  if (family.isName() && family.asName() === "ICCBased") {
+  if (isNamed(family, "ICCBased")) {
     // Path form: a missing profile gives the Null object, whose own `get` would throw a TypeError.
     const components = space.get(1, "N").asNumber();
     return components === 1 || components === 3;

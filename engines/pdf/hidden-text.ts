@@ -10,6 +10,7 @@
  */
 import * as mupdf from "mupdf";
 import { ContentLexer, isObjectKeyword } from "./content-lexer.ts";
+import { contentStreams } from "./content-operations.ts";
 
 /**
  * The content stream (latin-1 text) with every operator that stands inside an array removed, or
@@ -41,12 +42,8 @@ export function withoutOperatorsInArrays(content: string): string | null {
 export function withArraysRepaired<T>(page: mupdf.PDFPage, read: () => T): T | null {
   const object = page.getObject();
   const contents = object.get("Contents");
-  const streams = contents.isArray()
-    ? Array.from({ length: contents.length }, (_, i) => contents.get(i))
-    : [contents];
   const decoder = new TextDecoder("latin1");
-  const text = streams
-    .filter((stream) => stream.isStream())
+  const text = contentStreams(object)
     .map((stream) => decoder.decode(stream.readStream().asUint8Array()))
     .join("\n");
   const repaired = withoutOperatorsInArrays(text);

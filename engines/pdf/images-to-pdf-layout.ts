@@ -94,13 +94,13 @@ export function orientedMatrix(box: ImagePlacement["box"], orientation: Orientat
   return [sx - e, sy - f, tx - e, ty - f, e, f];
 }
 
-/** A number for a content stream: at most 4 decimals, no exponent, no "-0". */
-export function pdfNumber(value: number): string {
+/** A number we computed (a placement), for a content stream: rounded to 4 decimals, no exponent, no "-0". */
+export function roundedPdfNumber(value: number): string {
   const rounded = Math.round(value * 10_000) / 10_000;
   return Object.is(rounded, -0) ? "0" : String(rounded);
 }
 
 /** The page's content stream: draw XObject `name` with the placement's matrix. */
 export function drawImageContent(name: string, matrix: Matrix): string {
-  return `q ${matrix.map(pdfNumber).join(" ")} cm /${name} Do Q\n`;
+  return `q ${matrix.map(roundedPdfNumber).join(" ")} cm /${name} Do Q\n`;
 }

@@ -1,5 +1,6 @@
 import * as mupdf from "mupdf";
 import { AppError } from "../../contract/index.ts";
+import { everyObject } from "./every-object.ts";
 
 /** How many errors MuPDF has reported (a syntax error in an object it loads, …), ever. */
 let reportedErrors = 0;
@@ -79,10 +80,9 @@ export function openPdfDocument(bytes: Uint8Array, fileIndex: number): mupdf.PDF
  */
 export function loadEveryObject(pdf: mupdf.PDFDocument): number {
   const before = reportedErrors;
-  const count = pdf.countObjects();
-  for (let number = 1; number < count; number++) {
+  for (const { object } of everyObject(pdf)) {
     try {
-      pdf.newIndirect(number).isStream();
+      object.isStream();
     } catch (error) {
       if (isOutOfMemory(error)) throw error;
     }

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type * as mupdf from "mupdf";
 import type { EngineInput } from "../types.ts";
+import { isNamed } from "./object-kinds.ts";
 import { openPdfDocument } from "./open-pdf.ts";
 import { paddedRc4Key } from "./padded-rc4-key.ts";
 import { savePdf } from "./write-pdf.ts";
@@ -84,10 +85,7 @@ function withoutEncryptedAttachments(bytes: Uint8Array): Uint8Array | undefined 
   try {
     const trailer = pdf.getTrailer();
     const encrypt = trailer.get("Encrypt");
-    const identity = (key: string) => {
-      const filter = encrypt.get(key);
-      return filter.isName() && filter.asName() === "Identity";
-    };
+    const identity = (key: string) => isNamed(encrypt.get(key), "Identity");
     if (!identity("StmF") || !identity("StrF")) return undefined;
     trailer.delete("Encrypt");
     const names = trailer.get("Root", "Names");

@@ -1,5 +1,6 @@
 import type * as mupdf from "mupdf";
 import type { EngineInput } from "../types.ts";
+import { isNamed } from "./object-kinds.ts";
 import { openPdfDocument } from "./open-pdf.ts";
 import { editedPdf } from "./write-pdf.ts";
 
@@ -59,7 +60,7 @@ function rebuildPageTree(bytes: Uint8Array): Uint8Array | undefined {
 function walkPages(treeRoot: mupdf.PDFObject): PageWalk {
   const pages: PageWalk["pages"] = [];
   const seen = new Set<number>();
-  let sound = isType(treeRoot, "Pages");
+  let sound = isNamed(treeRoot.get("Type"), "Pages");
   const visit = (node: mupdf.PDFObject, inherited: Map<string, mupdf.PDFObject>, depth: number) => {
     if (node.isIndirect()) {
       if (seen.has(node.asIndirect())) {
@@ -71,14 +72,14 @@ function walkPages(treeRoot: mupdf.PDFObject): PageWalk {
     const kids = node.get("Kids");
     if (depth > MAX_DEPTH || !node.isDictionary()) {
       sound = false;
-    } else if (!isType(node, "Page") && kids.isArray()) {
+    } else if (!isNamed(node.get("Type"), "Page") && kids.isArray()) {
       const passed = new Map(inherited);
       for (const key of INHERITED) {
         const value = node.get(key);
         if (!value.isNull()) passed.set(key, value);
       }
       for (let i = 0; i < kids.length; i++) visit(kids.get(i), passed, depth + 1);
-    } else if (isType(node, "Page") || !node.get("Type").isName()) {
+    } else if (isNamed(node.get("Type"), "Page") || !node.get("Type").isName()) {
       const lacking = new Map([...inherited].filter(([key]) => node.get(key).isNull()));
       pages.push({ page: node, inherited: lacking });
     } else {
@@ -87,11 +88,6 @@ function walkPages(treeRoot: mupdf.PDFObject): PageWalk {
   };
   visit(treeRoot, new Map(), 0);
   return { pages, sound };
-}
-
-function isType(node: mupdf.PDFObject, type: string): boolean {
-  const value = node.get("Type");
-  return value.isName() && value.asName() === type;
 }
 
 /** MuPDF's page count, -1 when it cannot count. */

@@ -1,4 +1,5 @@
 import type * as mupdf from "mupdf";
+import { annotationsOf } from "./page-annotations.ts";
 
 /** Resource categories whose entries have content (and resources) of their own. */
 const NESTED = ["XObject", "Pattern"] as const;
@@ -73,12 +74,8 @@ export function resourceCycles(pdf: mupdf.PDFDocument): Cut[] {
   for (let index = 0; index < pdf.countPages(); index++) {
     const page = pdf.findPage(index);
     visitResources(page.getInheritable("Resources"));
-    const annotations = page.get("Annots");
-    if (!annotations.isArray()) continue;
-    for (let i = 0; i < annotations.length; i++) {
-      // An entry may be null (MuPDF.js throws a TypeError on get() of a null).
-      const annotation = annotations.get(i);
-      const appearances = annotation.isDictionary() ? annotation.get("AP") : annotation;
+    for (const annotation of annotationsOf(page)) {
+      const appearances = annotation.get("AP");
       if (!appearances.isDictionary()) continue;
       for (const kind of APPEARANCES) visitAppearance(appearances.get(kind));
     }

@@ -15,6 +15,7 @@
  * objects are put back as they were after the draw, so a document that is saved keeps its patterns.
  */
 import type * as mupdf from "mupdf";
+import { annotationsOf } from "./page-annotations.ts";
 
 /**
  * Most cells a pattern may paint over one pixel of what it fills. A pattern's own tiling paints
@@ -146,12 +147,10 @@ function reachablePatterns(page: mupdf.PDFObject): mupdf.PDFObject[] {
     if (group !== undefined) follow(group);
     pending.push(object.get("Resources"));
   };
-  const annotations = page.get("Annots");
-  for (let i = 0; annotations.isArray() && i < annotations.length; i++) {
-    const annotation = annotations.get(i);
-    const appearances = annotation.isDictionary() ? annotation.get("AP") : undefined;
+  for (const annotation of annotationsOf(page)) {
+    const appearances = annotation.get("AP");
     for (const kind of APPEARANCES) {
-      const appearance = appearances?.isDictionary() ? appearances.get(kind) : undefined;
+      const appearance = appearances.isDictionary() ? appearances.get(kind) : undefined;
       if (appearance?.isStream()) follow(appearance);
       else if (appearance?.isDictionary())
         appearance.forEach((state) => {

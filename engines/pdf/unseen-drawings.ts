@@ -1,5 +1,8 @@
 import type * as mupdf from "mupdf";
 import { namesIn } from "./compress-resources.ts";
+import { everyObject } from "./every-object.ts";
+import { isNamed, isNumbered, isType3Font } from "./object-kinds.ts";
+import { annotationsOf } from "./page-annotations.ts";
 
 /**
  * Resources whose fonts MuPDF's subsetter does not see drawing (its content walk follows forms
@@ -11,14 +14,10 @@ import { namesIn } from "./compress-resources.ts";
  */
 export function unseenBySubsetter(pdf: mupdf.PDFDocument): mupdf.PDFObject[] {
   const unseen = type3Resources(pdf);
-  const count = pdf.countObjects();
-  for (let num = 1; num < count; num++) {
+  for (const { object } of everyObject(pdf)) {
     try {
-      const object = pdf.newIndirect(num);
       if (!object.isDictionary()) continue;
-      const pattern = object.get("PatternType");
-      if (object.isStream() && pattern.isNumber() && pattern.asNumber() === 1)
-        unseen.push(object.get("Resources"));
+      if (object.isStream() && isNumbered(object.get("PatternType"), 1)) unseen.push(object.get("Resources"));
       for (const resources of [object, object.get("Resources")]) {
         const states = resources.isDictionary() ? resources.get("ExtGState") : resources;
         if (!states.isDictionary()) continue;
@@ -35,11 +34,8 @@ export function unseenBySubsetter(pdf: mupdf.PDFDocument): mupdf.PDFObject[] {
     }
   }
   for (let index = 0; index < pdf.countPages(); index++) {
-    const annotations = pdf.findPage(index).get("Annots");
-    for (let i = 0; annotations.isArray() && i < annotations.length; i++) {
-      const annotation = annotations.get(i);
-      if (annotation.isDictionary()) unseen.push(...appearancesUnseen(annotation));
-    }
+    for (const annotation of annotationsOf(pdf.findPage(index)))
+      unseen.push(...appearancesUnseen(annotation));
   }
   return unseen;
 }
@@ -70,7 +66,7 @@ function appearancesUnseen(annotation: mupdf.PDFObject): mupdf.PDFObject[] {
     }
     if (!appearance.isDictionary()) return;
     appearance.forEach((state, name) => {
-      const drawn = shown && current.isName() && current.asName() === String(name);
+      const drawn = shown && isNamed(current, String(name));
       if (state.isStream() && !drawn) unseen.push(state.get("Resources"));
     });
   });
@@ -87,11 +83,8 @@ function type3Resources(pdf: mupdf.PDFDocument): mupdf.PDFObject[] {
   const resources: mupdf.PDFObject[] = [];
   /** The names the procedures of each Type 3 font without resources hold, when they show text. */
   const named = new Map<number, Set<string>>();
-  const count = pdf.countObjects();
-  for (let num = 1; num < count; num++) {
-    const font = pdf.newIndirect(num);
-    if (!font.isDictionary() || !font.get("Subtype").isName() || font.get("Subtype").asName() !== "Type3")
-      continue;
+  for (const { num, object: font } of everyObject(pdf)) {
+    if (!isType3Font(font)) continue;
     if (!font.get("Resources").isNull()) {
       resources.push(font.get("Resources"));
       continue;
@@ -104,9 +97,8 @@ function type3Resources(pdf: mupdf.PDFDocument): mupdf.PDFObject[] {
     if (showsText) named.set(num, names);
   }
   if (named.size === 0) return resources;
-  for (let num = 1; num < count; num++) {
+  for (const { object } of everyObject(pdf)) {
     try {
-      const object = pdf.newIndirect(num);
       if (!object.isDictionary()) continue;
       for (const holder of [object, object.get("Resources")]) {
         const fonts = holder.isDictionary() ? fontsNamedByType3(pdf, holder, named) : null;

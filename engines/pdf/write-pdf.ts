@@ -1,6 +1,7 @@
 import { deflateSync } from "node:zlib";
 import type * as mupdf from "mupdf";
 import { AppError } from "../../contract/index.ts";
+import { everyObject } from "./every-object.ts";
 import { isOutOfMemory, openPdfDocument } from "./open-pdf.ts";
 
 /**
@@ -31,10 +32,8 @@ const DEFLATED_NOTHING = new Uint8Array(deflateSync(new Uint8Array(0)));
  * Only streams whose Length is not positive are read.
  */
 export function fillEmptyStreams(document: mupdf.PDFDocument): void {
-  const count = document.countObjects();
-  for (let number = 1; number < count; number++) {
+  for (const { object } of everyObject(document)) {
     try {
-      const object = document.newIndirect(number);
       if (!object.isStream()) continue;
       const length = object.get("Length");
       if (length.isNumber() && length.asNumber() > 0) continue;

@@ -9,7 +9,7 @@ import type { z } from "zod";
 import { AppError } from "../../contract/index.ts";
 import { editPdf } from "../../engines/pdf/edit-pdf.ts";
 import { ImageEmbedder } from "../../engines/pdf/images-to-pdf-image.ts";
-import { orientedMatrix, pdfNumber } from "../../engines/pdf/images-to-pdf-layout.ts";
+import { orientedMatrix, roundedPdfNumber } from "../../engines/pdf/images-to-pdf-layout.ts";
 import { pagesToStamp } from "../../engines/pdf/page-selection.ts";
 import {
   drawStamps,
@@ -170,7 +170,9 @@ async function imageMark(doc: mupdf.PDFDocument, image: EngineInput): Promise<Ma
   const turned = embedded.orientation >= 5;
   const width = turned ? embedded.height : embedded.width;
   const height = turned ? embedded.width : embedded.height;
-  const matrix = orientedMatrix({ x: 0, y: 0, width, height }, embedded.orientation).map(pdfNumber).join(" ");
+  const matrix = orientedMatrix({ x: 0, y: 0, width, height }, embedded.orientation)
+    .map(roundedPdfNumber)
+    .join(" ");
   const form = doc.addStream(`q ${matrix} cm /Im1 Do Q\n`, {
     Type: "XObject",
     Subtype: "Form",
