@@ -20,10 +20,15 @@ interface FallbackDocument {
   createElement(tag: "span"): FallbackElement;
 }
 
-/** Characters that may need a fallback font: symbols, emoji and pictographs. */
-const CANDIDATE = /[\p{S}\p{Extended_Pictographic}]/u;
-/** Text that may need a face of its own: symbols, emoji and the named scripts. */
-const NAMED = /[\p{S}\p{Extended_Pictographic}\p{Script=Devanagari}\p{Script=Tamil}\p{Script=Telugu}]/u;
+/**
+ * Characters that may need a fallback font: symbols, emoji and pictographs, and the Latin letters
+ * with stacked marks of Latin Extended Additional (Vietnamese: ệ ắ ự), which MuPDF's fallback for
+ * the Latin script (the Latin Extended part) lacks.
+ */
+const CANDIDATE = /[\p{S}\p{Extended_Pictographic}\u1E00-\u1EFF]/u;
+/** Text that may need a face of its own: the candidates and the named scripts. */
+const NAMED =
+  /[\p{S}\p{Extended_Pictographic}\u1E00-\u1EFF\p{Script=Devanagari}\p{Script=Tamil}\p{Script=Telugu}]/u;
 const graphemes = new Intl.Segmenter("en", { granularity: "grapheme" });
 
 /** Wraps the characters of `nodes` that need a face named; returns how many symbol graphemes. */

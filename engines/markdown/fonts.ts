@@ -25,6 +25,8 @@ const FACES = {
   latinExt: { pkg: "@fontsource/noto-sans", file: "noto-sans-latin-ext", italic: true },
   greek: { pkg: "@fontsource/noto-sans", file: "noto-sans-greek", italic: true },
   cyrillic: { pkg: "@fontsource/noto-sans", file: "noto-sans-cyrillic", italic: true },
+  // Latin letters with stacked marks (ệ, ắ, ự: Latin Extended Additional) neither Latin part has.
+  vietnamese: { pkg: "@fontsource/noto-sans", file: "noto-sans-vietnamese", italic: true },
   mono: { pkg: "@fontsource/noto-sans-mono", file: "noto-sans-mono-latin", italic: false },
   devanagari: {
     pkg: "@fontsource/noto-sans-devanagari",
@@ -50,7 +52,7 @@ type FaceName = keyof typeof FACES;
 
 /** The faces a character missing from the text faces is looked up in, in this order. */
 const FALLBACK_FACES = Object.keys(FACES).filter(
-  (face) => face === "symbols" || face === "math" || face.startsWith("emoji-"),
+  (face) => face === "vietnamese" || face === "symbols" || face === "math" || face.startsWith("emoji-"),
 ) as FaceName[];
 /** The CSS family of a fallback face, as the HTML names it and MuPDF asks for it. */
 const FALLBACK_FAMILY = "fallback-";
@@ -204,8 +206,8 @@ export const FALLBACK_FAMILIES: readonly string[] = FALLBACK_FACES.map((face) =>
 const EMOJI_STYLE = /\p{Emoji_Presentation}|\uFE0F|\u200D|\p{Emoji_Modifier}/u;
 
 /**
- * The CSS family to draw a grapheme (a symbol or an emoji, by its first code point) with when
- * the text faces lack it, or null when they have it, no face has it, or the fonts are not
+ * The CSS family to draw a grapheme (a symbol, an emoji or a letter of Latin Extended Additional,
+ * by its first code point) with when the text faces lack it, or null when they have it, no face has it, or the fonts are not
  * prepared. MuPDF asks its font loader for one font per script, and symbols and emoji share one
  * script (Common) across several faces, so the HTML names the face itself.
  */

@@ -140,3 +140,31 @@ describe("Markdown to PDF symbols and emoji", () => {
     }
   });
 });
+
+/** The characters every page draws with glyph 0 (.notdef: a box or nothing), as MuPDF runs them. */
+function notdefCharacters(bytes: Uint8Array): string[] {
+  const document = openPdf(bytes);
+  const missing = new Set<string>();
+  const device = new mupdf.Device({
+    fillText(text) {
+      text.walk({
+        showGlyph(_font, _trm, glyph, unicode) {
+          if (glyph === 0 && unicode > 0x20) missing.add(String.fromCodePoint(unicode));
+        },
+      });
+    },
+  });
+  for (let i = 0; i < document.countPages(); i++) document.loadPage(i).run(device, mupdf.Matrix.identity);
+  return [...missing];
+}
+
+describe("Latin letters beyond the Latin faces", () => {
+  it("draws Vietnamese letters with stacked marks, in regular, bold and italic, and they copy back", async () => {
+    const sentence = "Tiếng Việt có nhiều dấu thanh: ắ ề ỗ ự ỹ Ở";
+    const output = await convert(`# ${sentence}\n\n${sentence}\n\n*${sentence}*\n`);
+    expect(notdefCharacters(output.bytes)).toEqual([]);
+    const text = openPdf(output.bytes).loadPage(0).toStructuredText("preserve-whitespace").asText();
+    expect(text.normalize("NFC").split(sentence).length - 1).toBe(3);
+    if (hasPdftotext) expect(popplerText(output.bytes).normalize("NFC")).toContain(sentence);
+  });
+});
