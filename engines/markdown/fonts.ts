@@ -34,6 +34,12 @@ const FACES = {
     italic: false,
   },
   tamil: { pkg: "@fontsource/noto-sans-tamil", file: "noto-sans-tamil-tamil", italic: false },
+  // Scripts beyond the site's languages that users write in: right-to-left Arabic and Hebrew, and
+  // Thai and Bengali (CJK MuPDF draws with its own fonts).
+  arabic: { pkg: "@fontsource/noto-sans-arabic", file: "noto-sans-arabic-arabic", italic: false },
+  hebrew: { pkg: "@fontsource/noto-sans-hebrew", file: "noto-sans-hebrew-hebrew", italic: false },
+  thai: { pkg: "@fontsource/noto-sans-thai", file: "noto-sans-thai-thai", italic: false },
+  bengali: { pkg: "@fontsource/noto-sans-bengali", file: "noto-sans-bengali-bengali", italic: false },
   // Only the variable font is published for Telugu: MuPDF draws its default instance (regular), and
   // bold text with its instance at weight 700 (decode).
   telugu: { pkg: "@fontsource-variable/noto-sans-telugu", file: "noto-sans-telugu-telugu", variable: true },
@@ -65,6 +71,10 @@ const SCRIPT_FACES: Readonly<Record<string, FaceName>> = {
   Devanagari: "devanagari",
   Tamil: "tamil",
   Telugu: "telugu",
+  Arabic: "arabic",
+  Hebrew: "hebrew",
+  Thai: "thai",
+  Bengali: "bengali",
 };
 
 /** The scripts this engine embeds fonts for (what the text checks compare). */
@@ -76,7 +86,7 @@ export const SUPPORTED_SCRIPTS = Object.keys(SCRIPT_FACES);
  * made the whole document's Hindi and Tamil bold, and a regular paragraph made a Telugu heading
  * regular. Asked for by family, each weight and slant is asked for (and cached) on its own.
  */
-const NAMED_SCRIPTS = ["Devanagari", "Tamil", "Telugu"] as const;
+const NAMED_SCRIPTS = ["Devanagari", "Tamil", "Telugu", "Arabic", "Hebrew", "Thai", "Bengali"] as const;
 const SCRIPT_FAMILY = "script-";
 /** Each named script's family ("script-tamil") and the pattern of its first code point. */
 const NAMED_SCRIPT_FAMILIES = NAMED_SCRIPTS.map(

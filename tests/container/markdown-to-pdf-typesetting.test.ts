@@ -168,3 +168,25 @@ describe("Latin letters beyond the Latin faces", () => {
     if (hasPdftotext) expect(popplerText(output.bytes).normalize("NFC")).toContain(sentence);
   });
 });
+
+describe("scripts beyond the site's languages", () => {
+  const SENTENCES = {
+    arabic: "اللغة العربية جميلة جدا",
+    hebrew: "עברית היא שפה שמית",
+    thai: "ภาษาไทยเป็นภาษาที่สวยงาม",
+    bengali: "বাংলা একটি সুন্দর ভাষা",
+  };
+  for (const [script, sentence] of Object.entries(SENTENCES)) {
+    it(`draws ${script} in regular and bold with no missing glyph, and every letter copies back`, async () => {
+      const output = await convert(`# ${sentence}\n\n${sentence} (1, 2, 3)\n\n**${sentence}**\n`);
+      expect(notdefCharacters(output.bytes)).toEqual([]);
+      const text = openPdf(output.bytes).loadPage(0).toStructuredText("preserve-whitespace").asText();
+      const letters = (value: string) =>
+        [...value.normalize("NFC").replace(/[^\p{L}\p{M}]/gu, "")].sort().join("");
+      expect(letters(text)).toBe(letters(sentence.repeat(3)));
+      // Poppler copies right-to-left runs (drawn in visual order) in an order of its own: its
+      // letters are checked, not their order.
+      if (hasPdftotext) expect(letters(popplerText(output.bytes))).toBe(letters(sentence.repeat(3)));
+    });
+  }
+});
