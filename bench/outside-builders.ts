@@ -590,51 +590,6 @@ export function encodeBmp(width: number, height: number, paint: Paint, options: 
   return new Uint8Array([...file, ...dib, ...paletteBytes, ...pixels]);
 }
 
-// ---------------------------------------------------------------------------------------------
-// TIFF: several pages, uncompressed RGB strips, little-endian.
-
-export function encodeMultiPageTiff(
-  pages: readonly { width: number; height: number; paint: Paint }[],
-): Uint8Array {
-  const le16 = (v: number) => [v & 255, (v >> 8) & 255];
-  const le32 = (v: number) => [v & 255, (v >> 8) & 255, (v >> 16) & 255, (v >>> 24) & 255];
-  const out: number[] = [...ascii("II"), ...le16(42), ...le32(8)];
-  pages.forEach(({ width, height, paint }, index) => {
-    const ifdAt = out.length;
-    const entries = 9;
-    const bitsAt = ifdAt + 2 + entries * 12 + 4;
-    const dataAt = bitsAt + 6;
-    const pixels: number[] = [];
-    for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) append(pixels, paint(x, y).slice(0, 3));
-    const nextAt = index === pages.length - 1 ? 0 : dataAt + pixels.length + (pixels.length % 2);
-    const entry = (tag: number, type: number, count: number, value: number[]) => [
-      ...le16(tag),
-      ...le16(type),
-      ...le32(count),
-      ...value,
-    ];
-    out.push(
-      ...le16(entries),
-      ...entry(256, 4, 1, le32(width)),
-      ...entry(257, 4, 1, le32(height)),
-      ...entry(258, 3, 3, le32(bitsAt)),
-      ...entry(259, 3, 1, [...le16(1), 0, 0]),
-      ...entry(262, 3, 1, [...le16(2), 0, 0]),
-      ...entry(273, 4, 1, le32(dataAt)),
-      ...entry(277, 3, 1, [...le16(3), 0, 0]),
-      ...entry(278, 4, 1, le32(height)),
-      ...entry(279, 4, 1, le32(pixels.length)),
-      ...le32(nextAt),
-      ...le16(8),
-      ...le16(8),
-      ...le16(8),
-    );
-    append(out, pixels);
-    if (pixels.length % 2) out.push(0);
-  });
-  return new Uint8Array(out);
-}
-
 /** Raw interleaved pixels of `paint` (for sharp's raw input). */
 export function rawPixels(width: number, height: number, paint: Paint, channels: 3 | 4): Buffer {
   const out = Buffer.alloc(width * height * channels);

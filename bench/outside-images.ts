@@ -22,6 +22,7 @@ import { parseArgs } from "node:util";
 import * as mupdf from "mupdf";
 import sharp, { type Sharp } from "sharp";
 import { TOOLS } from "../contract/index.ts";
+import { multiSizeTiff } from "../tests/container/image-kind-fixtures.ts";
 import { utf16WithMark } from "../tests/support/text-encodings.ts";
 import { BenchClient, taskForm, withStack } from "./api-driver.ts";
 import {
@@ -29,7 +30,6 @@ import {
   encodeApng,
   encodeBmp,
   encodeJpeg,
-  encodeMultiPageTiff,
   encodePng,
   exifSegment,
   type Paint,
@@ -335,7 +335,7 @@ async function imageInputs(work: string): Promise<ImageInput[]> {
   // TIFF.
   add(
     "tiff-multipage.tiff",
-    encodeMultiPageTiff([
+    multiSizeTiff([
       { width: W, height: H, paint },
       { width: 200, height: 300, paint: scene(200, 300) },
       { width: 100, height: 100, paint: scene(100, 100) },
@@ -470,17 +470,19 @@ async function grid(image: Sharp): Promise<number[]> {
 const gridDistance = (a: readonly number[], b: readonly number[]) =>
   Math.max(...a.map((v, i) => Math.abs(v - (b[i] ?? 0))));
 
-/** Where on a drawn page the picture is: the box of its non-white pixels. */
+/**
+ * Where on a drawn page the picture is: the box of its non-white pixels. MuPDF draws the page, with
+ * colour management (DeviceCMYK through its default CMYK profile, as Acrobat and pdf.js convert with
+ * a SWOP-like one); Poppler converts DeviceCMYK without a profile, far from what sharp reads.
+ */
 async function pictureOnPage(pdf: Uint8Array): Promise<Sharp | string> {
-  const page = join(scratchDir, `page-${Math.random().toString(36).slice(2)}`);
-  const result = await execOn(
-    "pdftoppm",
-    ["-f", "1", "-l", "1", "-r", "72", "-png", "-singlefile", "{}", page],
-    pdf,
-  );
-  if (result.code !== 0) return `pdftoppm: ${result.stderr.trim()}`;
-  const png = readFileSync(`${page}.png`);
-  rmSync(`${page}.png`, { force: true });
+  let png: Buffer;
+  try {
+    const page = mupdf.Document.openDocument(pdf, "application/pdf").loadPage(0);
+    png = Buffer.from(page.toPixmap(mupdf.Matrix.identity, mupdf.ColorSpace.DeviceRGB, false).asPNG());
+  } catch (error) {
+    return `MuPDF cannot draw page 1: ${(error as Error).message}`;
+  }
   const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   let [left, top, right, bottom] = [info.width, info.height, -1, -1];
   for (let y = 0; y < info.height; y++)
@@ -746,8 +748,6 @@ async function markdownProblem(
 
 // ---------------------------------------------------------------------------------------------
 
-let scratchDir = tmpdir();
-
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -760,7 +760,6 @@ async function main(): Promise<void> {
     },
   });
   const work = mkdtempSync(join(tmpdir(), "outside-images-"));
-  scratchDir = work;
   const requests: string[] = [];
   const server = createServer((request, response) => {
     requests.push(request.url ?? "");
