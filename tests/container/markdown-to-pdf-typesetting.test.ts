@@ -190,3 +190,14 @@ describe("scripts beyond the site's languages", () => {
     });
   }
 });
+
+describe("right-to-left text", () => {
+  it("copies Hebrew back in reading order, in MuPDF and pdftotext, beside left-to-right text", async () => {
+    const hebrew = "עברית היא שפה שמית";
+    const output = await convert(`${hebrew}\n\nMixed: English then ${hebrew} then English.\n`);
+    const squeeze = (text: string) => text.replace(/[\s\u200e\u200f\u202a-\u202e]+/g, " ");
+    const text = squeeze(openPdf(output.bytes).loadPage(0).toStructuredText("preserve-whitespace").asText());
+    expect(text).toContain(hebrew);
+    if (hasPdftotext) expect(squeeze(popplerText(output.bytes))).toContain(hebrew);
+  });
+});
