@@ -87,7 +87,7 @@ type ImageKind = "png" | "jpeg" | "webp" | "gif" | "heic" | "avif" | "tiff" | "b
 // ---------------------------------------------------------------------------------------------
 // References: the reading of other programs, computed once per file.
 
-function exec(
+export function exec(
   command: string,
   args: readonly string[],
 ): Promise<{ code: number; stdout: string; stderr: string; signal?: string }> {
@@ -109,7 +109,7 @@ process.on("exit", () => rmSync(scratch, { recursive: true, force: true }));
 let scratchCount = 0;
 
 /** Runs `command` with `bytes` written to a scratch file, whose path replaces "{}" in `args`. */
-async function execOn(
+export async function execOn(
   command: string,
   args: readonly string[],
   bytes: Uint8Array,
@@ -302,7 +302,7 @@ const head = (bytes: Uint8Array) => bytes.subarray(0, SNIFF_BYTES);
  * (`inputClean` false: a broken content stream a lossless tool copies as it is), only the count is
  * required.
  */
-async function checkPdf(
+export async function checkPdf(
   bytes: Uint8Array,
   pages: number | undefined,
   inputClean = true,
@@ -685,7 +685,7 @@ function pdfJobs(file: string, reference: PdfReference): SweepJob[] {
   });
 }
 
-function imageJobs(file: string, kind: ImageKind, reference: ImageReference): SweepJob[] {
+export function imageJobs(file: string, kind: ImageKind, reference: ImageReference): SweepJob[] {
   const name = file.split("/").at(-1) ?? "image";
   const upload = () => ({
     name,
@@ -831,7 +831,7 @@ export function corpusFiles(folder: "pdf" | "img"): string[] {
     .map((name) => join(dir, name));
 }
 
-const EXTENSION_KINDS: Record<string, ImageKind> = {
+export const EXTENSION_KINDS: Record<string, ImageKind> = {
   png: "png",
   jpg: "jpeg",
   jpeg: "jpeg",

@@ -1,6 +1,8 @@
 /**
  * File kinds recognised by content (magic bytes), never by the name or MIME type a browser reports.
- * Markdown has no signature: it is accepted as UTF-8 text without NUL bytes and a Markdown extension.
+ * Markdown has no signature: it is accepted as UTF-8 text without NUL bytes, or UTF-16 text that a
+ * byte order mark announces (what Windows Notepad's "Unicode" and PowerShell's `>` write), with a
+ * Markdown extension.
  */
 export const FILE_KINDS = {
   pdf: { mime: "application/pdf", extensions: ["pdf"] },
@@ -57,6 +59,41 @@ function isUtf8TextWithoutNul(bytes: Uint8Array): boolean {
   } catch {
     return false;
   }
+}
+
+/** The UTF-16 byte order a byte order mark at the start names, or null when there is none. */
+export function utf16ByteOrder(bytes: Uint8Array): "utf-16le" | "utf-16be" | null {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return "utf-16le";
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return "utf-16be";
+  return null;
+}
+
+/**
+ * UTF-16 after its byte order mark: no NUL character and every surrogate paired, except a
+ * character cut at the end of the sniffed bytes (a lone high surrogate, or a last odd byte).
+ */
+function isUtf16TextWithoutNul(bytes: Uint8Array, order: "utf-16le" | "utf-16be"): boolean {
+  const end = bytes.length - (bytes.length % 2);
+  const unitAt = (at: number) =>
+    order === "utf-16le"
+      ? (bytes[at] ?? 0) | ((bytes[at + 1] ?? 0) << 8)
+      : ((bytes[at] ?? 0) << 8) | (bytes[at + 1] ?? 0);
+  for (let at = 2; at < end; at += 2) {
+    const unit = unitAt(at);
+    if (unit === 0 || (unit >= 0xdc00 && unit <= 0xdfff)) return false;
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      if (at + 2 >= end) return true;
+      const low = unitAt(at + 2);
+      if (low < 0xdc00 || low > 0xdfff) return false;
+      at += 2;
+    }
+  }
+  return true;
+}
+
+/** A Markdown file's text: UTF-16 when its byte order mark says so, else UTF-8; the mark dropped. */
+export function markdownText(bytes: Uint8Array): string {
+  return new TextDecoder(utf16ByteOrder(bytes) ?? "utf-8").decode(bytes).replace(/^\uFEFF/, "");
 }
 
 /** The brands of an ISO base media file (major, then compatible) when it starts with an `ftyp` box. */
@@ -140,8 +177,9 @@ export function sniffFileKind(head: Uint8Array, filename = ""): FileKind | null 
   if (startsWith(head, ascii("MM")) && head[2] === 0 && (head[3] === 42 || head[3] === 43)) return "tiff";
   if (isBmp(head)) return "bmp";
   const markdownExtensions: readonly string[] = FILE_KINDS.markdown.extensions;
-  if (markdownExtensions.includes(extensionOf(filename)) && isUtf8TextWithoutNul(head)) {
-    return "markdown";
+  if (markdownExtensions.includes(extensionOf(filename))) {
+    const order = utf16ByteOrder(head);
+    if (order === null ? isUtf8TextWithoutNul(head) : isUtf16TextWithoutNul(head, order)) return "markdown";
   }
   return null;
 }

@@ -36,7 +36,7 @@ export async function preparedInputs(
 
 /**
  * Pages the (prepared) inputs hold: a PDF's pages, an image's pages (every page of a multi-page
- * TIFF, read from its header), one for an image of one page.
+ * TIFF, read from its header), one for an image of one page or of a kind libvips reads no header of.
  */
 export async function inputPages(inputs: readonly EngineInput[]): Promise<number> {
   let pages = 0;
@@ -49,7 +49,13 @@ export async function inputPages(inputs: readonly EngineInput[]): Promise<number
         pdf.destroy();
       }
     } else {
-      pages += (await sharp(input.bytes, { limitInputPixels: MAX_IMAGE_PIXELS }).metadata()).pages ?? 1;
+      // One page for an image whose header libvips does not read (BMP): its own decoder reads it.
+      pages += await sharp(input.bytes, { limitInputPixels: MAX_IMAGE_PIXELS })
+        .metadata()
+        .then(
+          (metadata) => metadata.pages ?? 1,
+          () => 1,
+        );
     }
   }
   return pages;

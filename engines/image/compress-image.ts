@@ -32,6 +32,7 @@ import { fidelity } from "./compress-fidelity.ts";
 import { sharpReadable } from "./container-decode.ts";
 import { formatName, undecodableImage } from "./format-name.ts";
 import { type ImageInfo, type ImageKind, readImageInfo } from "./image-info.ts";
+import { joinTiffPages } from "./tiff-join.ts";
 
 export interface CompressImageOptions {
   readonly quality: QualityPreset | number;
@@ -74,8 +75,10 @@ function messageOf(error: unknown): string {
 
 const undecodable = undecodableImage;
 
+const OPEN = { limitInputPixels: MAX_IMAGE_PIXELS, failOn: "error" } as const;
+
 function open(input: Uint8Array, animated: boolean): Sharp {
-  return sharp(input, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: "error", animated });
+  return sharp(input, { ...OPEN, animated });
 }
 
 async function encode(pipeline: Sharp, kind: ImageKind): Promise<Uint8Array> {
@@ -163,13 +166,36 @@ async function compressTiff(
   info: ImageInfo,
   pages: number,
 ): Promise<Candidate> {
+  const photo = info.hasAlpha !== true && !info.grey;
+  const write = (pipeline: Sharp) =>
+    photo
+      ? pipeline.toColourspace("srgb").tiff({ compression: "jpeg", quality })
+      : pipeline.tiff({ compression: "deflate", predictor: "horizontal" });
+  if (pages > 1 && !(await samePageSizes(bytes, pages))) {
+    // libvips reads (and writes) several pages at once only when they share one size: each page
+    // alone, then the pages joined.
+    const parts: Uint8Array[] = [];
+    for (let page = 0; page < pages; page++)
+      parts.push(await encode(write(sharp(bytes, { ...OPEN, page }).rotate()), "tiff"));
+    return { bytes: joinTiffPages(parts), method: "tiff" };
+  }
   let pipeline = open(bytes, pages > 1);
   if (pages === 1) pipeline = pipeline.rotate();
-  const photo = info.hasAlpha !== true && !info.grey;
-  pipeline = photo
-    ? pipeline.toColourspace("srgb").tiff({ compression: "jpeg", quality })
-    : pipeline.tiff({ compression: "deflate", predictor: "horizontal" });
-  return { bytes: await encode(pipeline, "tiff"), method: "tiff" };
+  return { bytes: await encode(write(pipeline), "tiff"), method: "tiff" };
+}
+
+/** Every page of a multi-page TIFF has the first page's size. */
+async function samePageSizes(bytes: Uint8Array, pages: number): Promise<boolean> {
+  try {
+    const first = await sharp(bytes, OPEN).metadata();
+    for (let page = 1; page < pages; page++) {
+      const meta = await sharp(bytes, { ...OPEN, page }).metadata();
+      if (meta.width !== first.width || meta.height !== first.height) return false;
+    }
+    return true;
+  } catch (error) {
+    throw undecodable("tiff", error);
+  }
 }
 
 async function compressGif(bytes: Uint8Array, quality: number): Promise<Candidate> {
@@ -205,7 +231,8 @@ function checkedInfo(input: EngineInput): ImageInfo & { readonly shown: { width:
 /** Decodes the result again: a damaged or wrongly sized result is never reported as a success. */
 async function verify(bytes: Uint8Array, kind: ImageKind, width: number, height: number): Promise<void> {
   try {
-    const metadata = await sharp(bytes, { animated: true }).metadata();
+    // A TIFF's first page (its pages may differ in size, which libvips reads only one by one).
+    const metadata = await sharp(bytes, { animated: kind !== "tiff" }).metadata();
     const frameHeight = metadata.pageHeight ?? metadata.height;
     // sharp names AVIF by its container, HEIF.
     if (

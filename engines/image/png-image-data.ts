@@ -9,7 +9,7 @@ import { inflate } from "./inflate.ts";
 import { PNG_CHANNELS, type PngHeader, type PngLayout, readPngLayout } from "./png-chunks.ts";
 
 /** Adam7 passes: first column, first row, column step, row step (PNG spec §8.2). */
-const ADAM7 = [
+export const ADAM7 = [
   [0, 0, 8, 8],
   [4, 0, 8, 8],
   [0, 4, 4, 8],

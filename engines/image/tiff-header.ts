@@ -36,7 +36,7 @@ const TAG = {
 } as const;
 
 /** Bytes of one value of each TIFF field type (BYTE, ASCII, SHORT, LONG, RATIONAL, …, LONG8). */
-const TYPE_SIZE: Record<number, number> = {
+export const TYPE_SIZE: Record<number, number> = {
   1: 1,
   2: 1,
   3: 2,

@@ -1,7 +1,7 @@
 /**
  * Text drawn with the faces that have it, named in the HTML. Each run of characters the text fonts
  * lack (✓ ★ ⚠ 😀 …) is wrapped in a span naming the symbol or emoji face that has them, and each
- * run of Devanagari, Tamil or Telugu in a span naming its script's face (fonts.ts), grapheme by
+ * run of Devanagari, Tamil, Telugu, Arabic, Hebrew, Thai or Bengali in a span naming its script's face (fonts.ts), grapheme by
  * grapheme so emoji sequences (👍🏽) and syllables stay whole. Characters no bundled font has are
  * left as they are.
  */
@@ -20,10 +20,15 @@ interface FallbackDocument {
   createElement(tag: "span"): FallbackElement;
 }
 
-/** Characters that may need a fallback font: symbols, emoji and pictographs. */
-const CANDIDATE = /[\p{S}\p{Extended_Pictographic}]/u;
-/** Text that may need a face of its own: symbols, emoji and the named scripts. */
-const NAMED = /[\p{S}\p{Extended_Pictographic}\p{Script=Devanagari}\p{Script=Tamil}\p{Script=Telugu}]/u;
+/**
+ * Characters that may need a fallback font: symbols, emoji and pictographs, and the Latin letters
+ * with stacked marks of Latin Extended Additional (Vietnamese: ệ ắ ự), which MuPDF's fallback for
+ * the Latin script (the Latin Extended part) lacks.
+ */
+const CANDIDATE = /[\p{S}\p{Extended_Pictographic}\u1E00-\u1EFF]/u;
+/** Text that may need a face of its own: the candidates and the named scripts. */
+const NAMED =
+  /[\p{S}\p{Extended_Pictographic}\u1E00-\u1EFF\p{Script=Devanagari}\p{Script=Tamil}\p{Script=Telugu}\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Thai}\p{Script=Bengali}]/u;
 const graphemes = new Intl.Segmenter("en", { granularity: "grapheme" });
 
 /** Wraps the characters of `nodes` that need a face named; returns how many symbol graphemes. */

@@ -25,6 +25,8 @@ const FACES = {
   latinExt: { pkg: "@fontsource/noto-sans", file: "noto-sans-latin-ext", italic: true },
   greek: { pkg: "@fontsource/noto-sans", file: "noto-sans-greek", italic: true },
   cyrillic: { pkg: "@fontsource/noto-sans", file: "noto-sans-cyrillic", italic: true },
+  // Latin letters with stacked marks (ệ, ắ, ự: Latin Extended Additional) neither Latin part has.
+  vietnamese: { pkg: "@fontsource/noto-sans", file: "noto-sans-vietnamese", italic: true },
   mono: { pkg: "@fontsource/noto-sans-mono", file: "noto-sans-mono-latin", italic: false },
   devanagari: {
     pkg: "@fontsource/noto-sans-devanagari",
@@ -32,6 +34,12 @@ const FACES = {
     italic: false,
   },
   tamil: { pkg: "@fontsource/noto-sans-tamil", file: "noto-sans-tamil-tamil", italic: false },
+  // Scripts beyond the site's languages that users write in: right-to-left Arabic and Hebrew, and
+  // Thai and Bengali (CJK MuPDF draws with its own fonts).
+  arabic: { pkg: "@fontsource/noto-sans-arabic", file: "noto-sans-arabic-arabic", italic: false },
+  hebrew: { pkg: "@fontsource/noto-sans-hebrew", file: "noto-sans-hebrew-hebrew", italic: false },
+  thai: { pkg: "@fontsource/noto-sans-thai", file: "noto-sans-thai-thai", italic: false },
+  bengali: { pkg: "@fontsource/noto-sans-bengali", file: "noto-sans-bengali-bengali", italic: false },
   // Only the variable font is published for Telugu: MuPDF draws its default instance (regular), and
   // bold text with its instance at weight 700 (decode).
   telugu: { pkg: "@fontsource-variable/noto-sans-telugu", file: "noto-sans-telugu-telugu", variable: true },
@@ -50,7 +58,7 @@ type FaceName = keyof typeof FACES;
 
 /** The faces a character missing from the text faces is looked up in, in this order. */
 const FALLBACK_FACES = Object.keys(FACES).filter(
-  (face) => face === "symbols" || face === "math" || face.startsWith("emoji-"),
+  (face) => face === "vietnamese" || face === "symbols" || face === "math" || face.startsWith("emoji-"),
 ) as FaceName[];
 /** The CSS family of a fallback face, as the HTML names it and MuPDF asks for it. */
 const FALLBACK_FAMILY = "fallback-";
@@ -63,6 +71,10 @@ const SCRIPT_FACES: Readonly<Record<string, FaceName>> = {
   Devanagari: "devanagari",
   Tamil: "tamil",
   Telugu: "telugu",
+  Arabic: "arabic",
+  Hebrew: "hebrew",
+  Thai: "thai",
+  Bengali: "bengali",
 };
 
 /** The scripts this engine embeds fonts for (what the text checks compare). */
@@ -74,7 +86,7 @@ export const SUPPORTED_SCRIPTS = Object.keys(SCRIPT_FACES);
  * made the whole document's Hindi and Tamil bold, and a regular paragraph made a Telugu heading
  * regular. Asked for by family, each weight and slant is asked for (and cached) on its own.
  */
-const NAMED_SCRIPTS = ["Devanagari", "Tamil", "Telugu"] as const;
+const NAMED_SCRIPTS = ["Devanagari", "Tamil", "Telugu", "Arabic", "Hebrew", "Thai", "Bengali"] as const;
 const SCRIPT_FAMILY = "script-";
 /** Each named script's family ("script-tamil") and the pattern of its first code point. */
 const NAMED_SCRIPT_FAMILIES = NAMED_SCRIPTS.map(
@@ -204,8 +216,8 @@ export const FALLBACK_FAMILIES: readonly string[] = FALLBACK_FACES.map((face) =>
 const EMOJI_STYLE = /\p{Emoji_Presentation}|\uFE0F|\u200D|\p{Emoji_Modifier}/u;
 
 /**
- * The CSS family to draw a grapheme (a symbol or an emoji, by its first code point) with when
- * the text faces lack it, or null when they have it, no face has it, or the fonts are not
+ * The CSS family to draw a grapheme (a symbol, an emoji or a letter of Latin Extended Additional,
+ * by its first code point) with when the text faces lack it, or null when they have it, no face has it, or the fonts are not
  * prepared. MuPDF asks its font loader for one font per script, and symbols and emoji share one
  * script (Common) across several faces, so the HTML names the face itself.
  */

@@ -22,6 +22,8 @@ export interface DrawnGlyph {
   readonly font: mupdf.Font;
   /** A zero-width space (a line-break opportunity, drawn as a space glyph moved back): no text. */
   readonly blank: boolean;
+  /** Laid out right to left (an odd bidi level: Arabic, Hebrew), drawn in reading order leftwards. */
+  readonly rtl: boolean;
 }
 
 const ZERO_WIDTH_SPACE = "\u200B";
@@ -41,7 +43,10 @@ function mergeReordered(glyphs: DrawnGlyph[]) {
     // A span can wrap onto the next line: only a step back on the same baseline counts.
     const sameLine = (other: DrawnGlyph | undefined) =>
       other !== undefined && Math.abs(other.y - glyph.y) < 0.5;
-    if (!sameLine(previous) || glyph.x >= previous.x - 0.25) continue;
+    // Right-to-left text steps back glyph after glyph: glyphs that are their own characters (Hebrew
+    // letters; not Arabic's joined forms, which the character map does not describe) keep their text.
+    const ownLetters = glyph.rtl && previous.rtl && glyph.exact && previous.exact;
+    if (!sameLine(previous) || glyph.x >= previous.x - 0.25 || ownLetters) continue;
     let first = i - 1;
     while (first > 0 && sameLine(glyphs[first - 1]) && (glyphs[first - 1]?.x ?? 0) > glyph.x) first -= 1;
     const cluster = glyphs.slice(first, i + 1);
@@ -84,7 +89,7 @@ export function recordGlyphs(glyphs: DrawnGlyph[]): mupdf.Device {
         beginSpan() {
           spans.push([]);
         },
-        showGlyph(font, trm, gid, unicode) {
+        showGlyph(font, trm, gid, unicode, _wmode, bidi) {
           const drawn = spans.at(-1);
           if (drawn === undefined) return;
           const char = unicode >= 0 ? String.fromCodePoint(unicode) : "";
@@ -107,6 +112,7 @@ export function recordGlyphs(glyphs: DrawnGlyph[]): mupdf.Device {
             size,
             advance: font.advanceGlyph(gid) * size,
             font,
+            rtl: bidi % 2 === 1,
           });
         },
       });

@@ -3,7 +3,7 @@
  * rules) → MuPDF's HTML layout with bundled Noto fonts, A4 or Letter. The download is named after
  * the source file.
  */
-import { AppError, type JobFacts } from "../../contract/index.ts";
+import { AppError, type JobFacts, markdownText } from "../../contract/index.ts";
 import type { EngineHandler } from "../types.ts";
 import { prepareFonts } from "./fonts.ts";
 import { layoutPdf, type PageSize } from "./layout-pdf.ts";
@@ -31,7 +31,7 @@ export function pdfNameOf(name: string): string {
 export const markdownToPdf: EngineHandler<MarkdownToPdfOptions> = async (inputs, options, progress) => {
   const input = inputs[0];
   if (input === undefined) throw new AppError("NO_FILE", "No Markdown file to convert.");
-  const text = new TextDecoder().decode(input.bytes).replace(/^\uFEFF/, "");
+  const text = markdownText(input.bytes);
   if (text.trim() === "") {
     throw new AppError("INVALID_OPTIONS", "The Markdown file is empty.", {
       file_index: 0,

@@ -54,6 +54,63 @@ export const kindFixtures = {
   },
 };
 
+/**
+ * A multi-page TIFF whose pages have sizes of their own (uncompressed RGB strips, little-endian),
+ * as scanners write a document of A4 and Letter pages, or portrait and landscape: libvips writes
+ * only pages of one size. `paint` gives a page's pixel's RGB.
+ */
+export function multiSizeTiff(
+  pages: readonly { width: number; height: number; paint: (x: number, y: number) => readonly number[] }[],
+): Uint8Array {
+  const le16 = (v: number) => [v & 255, (v >> 8) & 255];
+  const le32 = (v: number) => [v & 255, (v >> 8) & 255, (v >> 16) & 255, (v >>> 24) & 255];
+  const parts: Uint8Array[] = [Uint8Array.from([0x49, 0x49, ...le16(42), ...le32(8)])];
+  let at = 8;
+  pages.forEach(({ width, height, paint }, index) => {
+    const entries = 9;
+    const bitsAt = at + 2 + entries * 12 + 4;
+    const dataAt = bitsAt + 6;
+    const pixels = new Uint8Array(width * height * 3 + ((width * height * 3) % 2));
+    for (let y = 0; y < height; y++)
+      for (let x = 0; x < width; x++) pixels.set(paint(x, y).slice(0, 3), (y * width + x) * 3);
+    const next = index === pages.length - 1 ? 0 : dataAt + pixels.length;
+    const entry = (tag: number, type: number, count: number, value: number[]) => [
+      ...le16(tag),
+      ...le16(type),
+      ...le32(count),
+      ...value,
+    ];
+    const short = (v: number) => [...le16(v), 0, 0];
+    parts.push(
+      Uint8Array.from([
+        ...le16(entries),
+        ...entry(256, 4, 1, le32(width)),
+        ...entry(257, 4, 1, le32(height)),
+        ...entry(258, 3, 3, le32(bitsAt)),
+        ...entry(259, 3, 1, short(1)),
+        ...entry(262, 3, 1, short(2)),
+        ...entry(273, 4, 1, le32(dataAt)),
+        ...entry(277, 3, 1, short(3)),
+        ...entry(278, 4, 1, le32(height)),
+        ...entry(279, 4, 1, le32(width * height * 3)),
+        ...le32(next),
+        ...le16(8),
+        ...le16(8),
+        ...le16(8),
+      ]),
+      pixels,
+    );
+    at = dataAt + pixels.length;
+  });
+  const out = new Uint8Array(at);
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}
+
 /** A BMP's layout: bits per pixel, DIB header size, row order and compression. */
 export interface BmpSpec {
   readonly bitCount: 1 | 4 | 8 | 16 | 24 | 32;

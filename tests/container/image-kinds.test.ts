@@ -17,7 +17,14 @@ import pngToJpg from "../../tools/png-to-jpg/container.ts";
 import { ssim } from "../support/ssim.ts";
 import { openPdf } from "./fixtures.ts";
 import { imageFixtures } from "./image-fixtures.ts";
-import { bmpFixture, heicOf, heifEnc, kindFixtures, PAGE_COLOURS } from "./image-kind-fixtures.ts";
+import {
+  bmpFixture,
+  heicOf,
+  heifEnc,
+  kindFixtures,
+  multiSizeTiff,
+  PAGE_COLOURS,
+} from "./image-kind-fixtures.ts";
 
 type Kind = EngineInput["kind"];
 const input = (kind: Kind, bytes: Uint8Array, name = `photo.${kind}`): EngineInput => ({ name, kind, bytes });
@@ -273,6 +280,43 @@ describe("Compress image", () => {
       noProgress,
     );
     expect((await sharp(compressed.bytes).metadata()).pages).toBe(PAGE_COLOURS.length);
+  });
+
+  it("compresses a multi-page TIFF whose pages differ in size, each page kept with its size and colours", async () => {
+    // A portrait page, a landscape page and a small one: a scan of mixed paper.
+    const sizes = [
+      [300, 420],
+      [420, 300],
+      [150, 150],
+    ] as const;
+    const colours = [
+      [200, 40, 40],
+      [40, 160, 60],
+      [40, 60, 190],
+    ] as const;
+    const tiff = multiSizeTiff(
+      sizes.map(([width, height], page) => ({
+        width,
+        height,
+        paint: (x, y) => (colours[page] ?? [0, 0, 0]).map((v) => v + ((x * 7 + y * 13) % 23)),
+      })),
+    );
+    const output = await compressImage([input("tiff", tiff, "scan.tiff")], { quality: "medium" }, noProgress);
+    expect(output.kind).toBe("tiff");
+    expect(output.bytes.length).toBeLessThan(tiff.length);
+    expect((await sharp(output.bytes).metadata()).pages).toBe(sizes.length);
+    for (const [page, [width, height]] of sizes.entries()) {
+      const { data, info } = await sharp(output.bytes, { page }).raw().toBuffer({ resolveWithObject: true });
+      expect([info.width, info.height], `page ${page}`).toEqual([width, height]);
+      const mean = [0, 1, 2].map((c) => {
+        let sum = 0;
+        for (let i = c; i < data.length; i += info.channels) sum += data[i] ?? 0;
+        return sum / (data.length / info.channels);
+      });
+      mean.forEach((value, c) => {
+        expect(Math.abs(value - ((colours[page] ?? [])[c] ?? 0) - 11), `page ${page}`).toBeLessThan(6);
+      });
+    }
   });
 
   it("writes a BMP as JPG (PNG when it has alpha) and says so", async () => {

@@ -140,3 +140,64 @@ describe("Markdown to PDF symbols and emoji", () => {
     }
   });
 });
+
+/** The characters every page draws with glyph 0 (.notdef: a box or nothing), as MuPDF runs them. */
+function notdefCharacters(bytes: Uint8Array): string[] {
+  const document = openPdf(bytes);
+  const missing = new Set<string>();
+  const device = new mupdf.Device({
+    fillText(text) {
+      text.walk({
+        showGlyph(_font, _trm, glyph, unicode) {
+          if (glyph === 0 && unicode > 0x20) missing.add(String.fromCodePoint(unicode));
+        },
+      });
+    },
+  });
+  for (let i = 0; i < document.countPages(); i++) document.loadPage(i).run(device, mupdf.Matrix.identity);
+  return [...missing];
+}
+
+describe("Latin letters beyond the Latin faces", () => {
+  it("draws Vietnamese letters with stacked marks, in regular, bold and italic, and they copy back", async () => {
+    const sentence = "Tiếng Việt có nhiều dấu thanh: ắ ề ỗ ự ỹ Ở";
+    const output = await convert(`# ${sentence}\n\n${sentence}\n\n*${sentence}*\n`);
+    expect(notdefCharacters(output.bytes)).toEqual([]);
+    const text = openPdf(output.bytes).loadPage(0).toStructuredText("preserve-whitespace").asText();
+    expect(text.normalize("NFC").split(sentence).length - 1).toBe(3);
+    if (hasPdftotext) expect(popplerText(output.bytes).normalize("NFC")).toContain(sentence);
+  });
+});
+
+describe("scripts beyond the site's languages", () => {
+  const SENTENCES = {
+    arabic: "اللغة العربية جميلة جدا",
+    hebrew: "עברית היא שפה שמית",
+    thai: "ภาษาไทยเป็นภาษาที่สวยงาม",
+    bengali: "বাংলা একটি সুন্দর ভাষা",
+  };
+  for (const [script, sentence] of Object.entries(SENTENCES)) {
+    it(`draws ${script} in regular and bold with no missing glyph, and every letter copies back`, async () => {
+      const output = await convert(`# ${sentence}\n\n${sentence} (1, 2, 3)\n\n**${sentence}**\n`);
+      expect(notdefCharacters(output.bytes)).toEqual([]);
+      const text = openPdf(output.bytes).loadPage(0).toStructuredText("preserve-whitespace").asText();
+      const letters = (value: string) =>
+        [...value.normalize("NFC").replace(/[^\p{L}\p{M}]/gu, "")].sort().join("");
+      expect(letters(text)).toBe(letters(sentence.repeat(3)));
+      // Poppler copies right-to-left runs (drawn in visual order) in an order of its own: its
+      // letters are checked, not their order.
+      if (hasPdftotext) expect(letters(popplerText(output.bytes))).toBe(letters(sentence.repeat(3)));
+    });
+  }
+});
+
+describe("right-to-left text", () => {
+  it("copies Hebrew back in reading order, in MuPDF and pdftotext, beside left-to-right text", async () => {
+    const hebrew = "עברית היא שפה שמית";
+    const output = await convert(`${hebrew}\n\nMixed: English then ${hebrew} then English.\n`);
+    const squeeze = (text: string) => text.replace(/[\s\u200e\u200f\u202a-\u202e]+/g, " ");
+    const text = squeeze(openPdf(output.bytes).loadPage(0).toStructuredText("preserve-whitespace").asText());
+    expect(text).toContain(hebrew);
+    if (hasPdftotext) expect(squeeze(popplerText(output.bytes))).toContain(hebrew);
+  });
+});

@@ -6,7 +6,7 @@ import * as mupdf from "mupdf";
 import { describe, expect, it } from "vitest";
 import { PAGE_SIZES } from "../../engines/markdown/layout-pdf.ts";
 import { markdownToHtml } from "../../engines/markdown/markdown-html.ts";
-import { MAX_PAGES } from "../../engines/markdown/markdown-to-pdf.ts";
+import { MAX_PAGES, markdownToPdf } from "../../engines/markdown/markdown-to-pdf.ts";
 import { sanitizeHtml } from "../../engines/markdown/sanitize-html.ts";
 import {
   hasPdftotext,
@@ -16,6 +16,7 @@ import {
   scriptScores,
   visibleText,
 } from "../support/script-text.ts";
+import { utf16WithMark } from "../support/text-encodings.ts";
 import { engineFailure } from "./engine-failure.ts";
 import { flatOutline, openPdf, pageTexts } from "./fixtures.ts";
 import { convert } from "./markdown-convert.ts";
@@ -207,6 +208,20 @@ describe("Markdown to PDF", () => {
     const text = pageTexts(openPdf((await convert(markdown)).bytes)).join("\n");
     expect(text).toContain("bold");
     expect(text).not.toContain("stolen");
+  });
+
+  it("reads UTF-16 files by their byte order mark, as Notepad and PowerShell write them", async () => {
+    const markdown = "# Résumé\n\nCafé, naïve, façade: यह UTF-16 में है। 😀\n";
+    for (const order of ["le", "be"] as const) {
+      const bytes = utf16WithMark(markdown, order);
+      const output = await markdownToPdf(
+        [{ name: "notes.md", kind: "markdown", bytes }],
+        { page_size: "a4" },
+        () => {},
+      );
+      const text = pageTexts(openPdf(output.bytes)).join("\n").normalize("NFC");
+      for (const part of ["Résumé", "Café, naïve, façade", "यह UTF-16 में है।"]) expect(text).toContain(part);
+    }
   });
 
   it("names the download after the source, or converted.pdf", async () => {

@@ -212,6 +212,38 @@ describe("OCR of images", () => {
     expect(score(ENGLISH, pdfText(result.bytes), "latin")).toBeGreaterThanOrEqual(MIN_F1);
   });
 
+  it("recognises a BMP scan (libvips reads no BMP header)", async () => {
+    const jpeg = await scanImage({ markdown: `# Bitmap\n\n${ENGLISH}.` });
+    const { data, info } = await sharp(jpeg).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    // 24-bit, bottom-up rows padded to 4 bytes, BITMAPINFOHEADER, 300 dpi (11811 pixels a metre).
+    const stride = Math.ceil((info.width * 3) / 4) * 4;
+    const bmp = new Uint8Array(54 + stride * info.height);
+    const view = new DataView(bmp.buffer);
+    bmp.set([0x42, 0x4d]);
+    view.setUint32(2, bmp.length, true);
+    view.setUint32(10, 54, true);
+    view.setUint32(14, 40, true);
+    view.setInt32(18, info.width, true);
+    view.setInt32(22, info.height, true);
+    view.setUint16(26, 1, true);
+    view.setUint16(28, 24, true);
+    view.setUint32(38, 11811, true);
+    view.setUint32(42, 11811, true);
+    for (let y = 0; y < info.height; y++)
+      for (let x = 0; x < info.width; x++) {
+        const from = (y * info.width + x) * info.channels;
+        const to = 54 + (info.height - 1 - y) * stride + x * 3;
+        bmp.set([data[from + 2] ?? 0, data[from + 1] ?? 0, data[from] ?? 0], to);
+      }
+    const output = await ocr(
+      [{ name: "scan.bmp", kind: "bmp", bytes: bmp }],
+      { languages: "en", redo_text: false },
+      () => {},
+    );
+    expect(output.facts).toMatchObject({ pages: 1, pages_recognised: 1 });
+    expect(score(`Bitmap ${ENGLISH}`, pdfText(output.bytes), "latin")).toBeGreaterThanOrEqual(MIN_F1);
+  });
+
   it("recognises every page of a multi-page TIFF", async () => {
     const pages = await Promise.all(
       [{ markdown: `# One\n\n${ENGLISH}.` }, { markdown: `# Two\n\n${GERMAN}.` }].map((page) =>

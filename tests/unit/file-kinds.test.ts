@@ -4,7 +4,8 @@
  * not, a Hindi, Telugu or Tamil document is Markdown; a byte that is not UTF-8 anywhere is not.
  */
 import { describe, expect, it } from "vitest";
-import { SNIFF_BYTES, sniffFileKind } from "../../contract/index.ts";
+import { markdownText, SNIFF_BYTES, sniffFileKind } from "../../contract/index.ts";
+import { utf16WithMark } from "../support/text-encodings.ts";
 
 /** Short documents written for this test, one per script, with headings, lists and emphasis. */
 const DOCUMENTS = {
@@ -113,5 +114,38 @@ describe("a PDF without its %PDF- header", () => {
     expect(sniffFileKind(latin1("1 0 objects are listed below\n"), "notes.md")).toBe("markdown");
     expect(sniffFileKind(latin1(`% a comment\nplain text\n${body}`))).toBeNull();
     expect(sniffFileKind(latin1(`${" ".repeat(1030)}${body}`))).toBeNull();
+  });
+});
+
+describe("UTF-16 Markdown with a byte order mark", () => {
+  const utf16 = utf16WithMark;
+  const document = `${DOCUMENTS.hindi.join("\n")}\n\nCafé, 😀 and **bold**.\n`;
+
+  it("is Markdown in either byte order (Notepad's 'Unicode', PowerShell's redirection)", () => {
+    for (const order of ["le", "be"] as const) {
+      expect(sniffFileKind(utf16(document, order), "notes.md"), order).toBe("markdown");
+      expect(markdownText(utf16(document, order)), order).toBe(document);
+    }
+  });
+
+  it("is Markdown whatever byte the sniffed bytes end on, inside a character or a surrogate pair", () => {
+    const bytes = utf16(document, "le");
+    const refused: number[] = [];
+    for (let end = 2; end <= bytes.length; end++)
+      if (sniffFileKind(bytes.subarray(0, end), "notes.md") !== "markdown") refused.push(end);
+    expect(refused).toEqual([]);
+  });
+
+  it("is not Markdown with a NUL character, a lone low surrogate or without the Markdown extension", () => {
+    expect(sniffFileKind(utf16("# a\u0000b", "le"), "notes.md")).toBeNull();
+    expect(sniffFileKind(utf16("# a\udc00b", "be"), "notes.md")).toBeNull();
+    expect(sniffFileKind(utf16("# a\ud83dxb", "le"), "notes.md")).toBeNull();
+    expect(sniffFileKind(utf16(document, "le"), "notes.txt")).toBeNull();
+  });
+
+  it("reads UTF-8 with or without its byte order mark as before", () => {
+    const utf8 = new TextEncoder().encode(document);
+    expect(markdownText(utf8)).toBe(document);
+    expect(markdownText(new Uint8Array([0xef, 0xbb, 0xbf, ...utf8]))).toBe(document);
   });
 });

@@ -21,7 +21,15 @@ const MAX_STATED_DPI = 1200;
 export async function imageDocument(bytes: Uint8Array): Promise<mupdf.PDFDocument> {
   const doc = new mupdf.PDFDocument();
   try {
-    const dpi = statedResolution((await sharp(bytes).metadata()).density);
+    // libvips reads no BMP (nor HEVC pictures' every header): those keep the assumed resolution,
+    // and ImageEmbedder decodes them with its own decoders.
+    const density = await sharp(bytes)
+      .metadata()
+      .then(
+        (metadata) => metadata.density,
+        () => undefined,
+      );
+    const dpi = statedResolution(density);
     for (const image of await new ImageEmbedder(doc).embed(bytes, 0)) {
       const turned = image.orientation >= 5;
       const width = ((turned ? image.height : image.width) * 72) / dpi;
