@@ -55,11 +55,16 @@ async function collectWhenIdle(state: IdleState, collect: () => void): Promise<v
   }
 }
 
+/** What of an execution context the collection needs. */
+interface WaitUntil {
+  waitUntil(promise: Promise<unknown>): void;
+}
+
 /** `handle`, counting requests in flight; the last one to end schedules the idle collection. */
-export function collectingWhenIdle<E>(
-  handle: ExportedHandlerFetchHandler<E>,
+export function collectingWhenIdle<R, E, C extends WaitUntil>(
+  handle: (request: R, env: E, ctx: C) => Response | Promise<Response>,
   collector = exposedCollector,
-): ExportedHandlerFetchHandler<E> {
+): (request: R, env: E, ctx: C) => Promise<Response> {
   const state: IdleState = { inFlight: 0, lastActivity: 0, lastCollection: 0, waiting: false };
   return async (request, env, ctx) => {
     state.inFlight++;

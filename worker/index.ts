@@ -9,5 +9,5 @@ export { ConverterContainer } from "./converter-container.ts";
 export { TaskObject } from "./task-object.ts";
 
 export default {
-  fetch: collectingWhenIdle<Env>(guardedFetch<Env>((request, env, ctx) => app.fetch(request, env, ctx))),
+  fetch: collectingWhenIdle(guardedFetch<Env>((request, env, ctx) => app.fetch(request, env, ctx))),
 };

@@ -12,13 +12,8 @@ function harness(collector: (() => (() => void) | undefined) | undefined) {
   };
   const releases: (() => void)[] = [];
   const inner = () => new Promise<Response>((resolve) => releases.push(() => resolve(new Response("ok"))));
-  const fetch = collectingWhenIdle<unknown>(inner, collector ?? (() => collect));
-  const request = () =>
-    fetch(
-      new Request("http://localhost/api/health") as never,
-      {},
-      ctx as unknown as ExecutionContext,
-    ) as Promise<Response>;
+  const fetch = collectingWhenIdle(inner, collector ?? (() => collect));
+  const request = () => fetch(new Request("http://localhost/api/health"), {}, ctx);
   return { collections, pending, releases, request };
 }
 
