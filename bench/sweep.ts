@@ -1005,6 +1005,58 @@ export function printTable(results: readonly SweepResult[]): void {
   for (const d of defects) console.log(`DEFECT ${d.tool} ${d.file}: ${d.outcome} — ${d.detail}`);
 }
 
+/**
+ * Runs `jobs` through the API of a stack started for the run, `concurrency` at a time: each result as
+ * runJob judges it, except that a converter restart during a job makes it a defect. Progress and
+ * defects go to stderr; `out` gets each result as a JSON line as it comes.
+ */
+export async function runSweep(
+  jobs: readonly SweepJob[],
+  references: { pdfs: Map<string, PdfReference>; images: Map<string, ImageReference> },
+  options: { concurrency: number; timeoutMs: number; out?: string | undefined },
+): Promise<SweepResult[]> {
+  const restarts: string[] = [];
+  const log = console.error;
+  console.error = (...args: unknown[]) => {
+    const line = args.map(String).join(" ");
+    if (line.includes("converter exited")) restarts.push(line);
+    log(...args);
+  };
+  try {
+    return await withStack({ raiseLimits: true }, async (url) => {
+      const client = new BenchClient(url);
+      return runPool(
+        jobs,
+        options.concurrency,
+        async (job) => {
+          const before = restarts.length;
+          const result = await runJob(client, job, options.timeoutMs, references);
+          // A converter that exited during the job is a defect whatever the task said.
+          if (restarts.length > before && result.verdict !== "defect") {
+            return {
+              ...result,
+              verdict: "defect" as const,
+              outcome: "restart",
+              detail: restarts.at(-1) ?? "",
+            };
+          }
+          return result;
+        },
+        (result, finished) => {
+          if (options.out !== undefined) appendFileSync(options.out, `${JSON.stringify(result)}\n`);
+          if (result.verdict === "defect" || finished % 50 === 0) {
+            const mark =
+              result.verdict === "defect" ? ` DEFECT ${result.tool} ${result.file} ${result.outcome}` : "";
+            process.stderr.write(`[${finished}/${jobs.length}]${mark}\n`);
+          }
+        },
+      );
+    });
+  } finally {
+    console.error = log;
+  }
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -1057,39 +1109,8 @@ async function main(): Promise<void> {
   const concurrency = Number(values.concurrency);
   const timeoutMs = Number(values.timeout) * 1000;
   console.log(`${chosen.length} jobs, ${concurrency} at a time, ${values.timeout} s per file (seed ${seed})`);
-  const restarts: string[] = [];
-  const log = console.error;
-  console.error = (...args: unknown[]) => {
-    const line = args.map(String).join(" ");
-    if (line.includes("converter exited")) restarts.push(line);
-    log(...args);
-  };
   const started = performance.now();
-  const results = await withStack({ raiseLimits: true }, async (url) => {
-    const client = new BenchClient(url);
-    return runPool(
-      chosen,
-      concurrency,
-      async (job) => {
-        const before = restarts.length;
-        const result = await runJob(client, job, timeoutMs, { pdfs, images });
-        // A converter that exited during the job is a defect whatever the task said.
-        if (restarts.length > before && result.verdict !== "defect") {
-          return { ...result, verdict: "defect" as const, outcome: "restart", detail: restarts.at(-1) ?? "" };
-        }
-        return result;
-      },
-      (result, finished) => {
-        if (values.out !== undefined) appendFileSync(values.out, `${JSON.stringify(result)}\n`);
-        if (result.verdict === "defect" || finished % 50 === 0) {
-          const mark =
-            result.verdict === "defect" ? ` DEFECT ${result.tool} ${result.file} ${result.outcome}` : "";
-          process.stderr.write(`[${finished}/${chosen.length}]${mark}\n`);
-        }
-      },
-    );
-  });
-  console.error = log;
+  const results = await runSweep(chosen, { pdfs, images }, { concurrency, timeoutMs, out: values.out });
   console.log(
     `\nSweep of ${pdfFiles.length} PDFs and ${imageFiles.length} images in ${((performance.now() - started) / 60_000).toFixed(1)} min\n`,
   );

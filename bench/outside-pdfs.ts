@@ -1,0 +1,504 @@
+/**
+ * `npm run bench:outside-pdfs`: PDFs of kinds neither corpus holds much of, made on this machine in
+ * code, then every PDF tool on each through the API of the real stack, judged as bench/sweep.ts
+ * judges the wide corpus (the same jobs, references and checks), plus checks of quality where a
+ * user would look: the cells of an invoice's table in PDF to Excel, the order of RTL and Indic text
+ * in PDF to Word, compress-pdf's size beside Ghostscript's /ebook, and the links, outline and form
+ * fields merge, split and organize keep.
+ *
+ * The files: documents Chromium prints to PDF (an invoice and a report with tables, several
+ * columns, headings and lists, text in the site's seven languages and in Arabic, Hebrew, CJK, Thai and
+ * emoji, links, an image); PostScript distilled by Ghostscript (PDF 1.3 and 1.7, PDF/A-2); qpdf's
+ * transformations of them (linearized, object streams, QDF, and encrypted with RC4 40 and 128 bits,
+ * AES-128 and AES-256, with an empty user password and only an owner password, and one that needs a
+ * password); and page trees written byte by byte (a /Rotate inherited from the tree, offset and
+ * rotated crop boxes, UserUnit, pages of 14,400 and of 3 points, pages without /Contents or
+ * /Resources, an incremental update that replaces a page) and with MuPDF (filled form fields,
+ * annotations, an outline, links; 40 pages).
+ *
+ *   npm run bench:outside-pdfs -- [--tool id[,id…]] [--match REGEX] [--keep DIR] [--concurrency C]
+ *                                 [--timeout S] [--out results.jsonl]
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+import { save, textPdfDocument } from "../tests/container/fixtures.ts";
+import { launchChromium } from "../tests/e2e/browser.ts";
+import { pdfOfObjects } from "../tests/worker/fixtures.ts";
+import { gradientPng } from "./api-driver.ts";
+import { printTable, runSweep, type SweepJob, sweepJobs } from "./sweep.ts";
+
+const ROOT = resolve(import.meta.dirname, "..");
+const fontCss = (name: string) => pathToFileURL(join(ROOT, "node_modules", name, "index.css")).href;
+
+// ---------------------------------------------------------------------------------------------
+// Chromium: HTML documents printed to PDF.
+
+const STYLE = `
+  body { font-family: 'Noto Sans', 'DejaVu Sans', sans-serif; font-size: 11pt; margin: 0; }
+  h1 { font-size: 20pt; } h2 { font-size: 14pt; }
+  table { border-collapse: collapse; width: 100%; }
+  th, td { border: 1px solid #888; padding: 4px 6px; }
+  td.n { text-align: right; }
+  .cols { column-count: 2; column-gap: 24pt; }
+  .hi { font-family: 'Noto Sans Devanagari'; } .te { font-family: 'Noto Sans Telugu Variable'; }
+  .ta { font-family: 'Noto Sans Tamil'; } .emoji { font-family: 'Noto Emoji'; }
+  .rtl { font-family: 'DejaVu Sans'; }`;
+
+const FONTS = [
+  "@fontsource/noto-sans",
+  "@fontsource/noto-sans-devanagari",
+  "@fontsource/noto-sans-tamil",
+  "@fontsource-variable/noto-sans-telugu",
+  "@fontsource/noto-emoji",
+]
+  .map((name) => `<link rel="stylesheet" href="${fontCss(name)}">`)
+  .join("");
+
+const html = (title: string, body: string, lang = "en") =>
+  `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>${title}</title>${FONTS}<style>${STYLE}</style></head><body>${body}</body></html>`;
+
+/** The invoice's line items: description, quantity, unit price (the amount is their product). */
+export const INVOICE_ITEMS: readonly (readonly [string, number, number])[] = [
+  ["Consulting hours", 12, 95.5],
+  ["Server rental (March)", 1, 240],
+  ["Domain renewal", 3, 14.99],
+  ["Support contract", 1, 1200],
+  ["Training session", 2, 450],
+  ["Travel expenses", 1, 312.4],
+  ["Licence: office suite", 15, 8.25],
+  ["Hardware: keyboard", 4, 39.9],
+];
+
+function invoiceHtml(image: string): string {
+  const rows = INVOICE_ITEMS.map(
+    ([item, quantity, price]) =>
+      `<tr><td>${item}</td><td class="n">${quantity}</td><td class="n">${price.toFixed(2)}</td><td class="n">${(quantity * price).toFixed(2)}</td></tr>`,
+  ).join("");
+  const total = INVOICE_ITEMS.reduce((sum, [, q, p]) => sum + q * p, 0);
+  return html(
+    "Invoice 2026-0412",
+    `<img src="${image}" width="120" height="40" alt="logo">
+     <h1>Invoice 2026-0412</h1>
+     <p>Billed to: Example Ltd, 12 Market Street, Springfield. Pay at
+       <a href="https://example.com/pay/2026-0412">example.com/pay</a>.</p>
+     <table><thead><tr><th>Item</th><th>Quantity</th><th>Unit price</th><th>Amount</th></tr></thead>
+       <tbody>${rows}</tbody>
+       <tfoot><tr><td colspan="3">Total</td><td class="n">${total.toFixed(2)}</td></tr></tfoot></table>
+     <h2>Terms</h2><ol><li>Payment within 30 days.</li><li>Late payments bear 2% interest a month.</li></ol>`,
+  );
+}
+
+const LOREM =
+  "Quarterly revenue grew in every region, led by the northern stores, while costs stayed flat thanks to the new supplier contracts signed in January.";
+
+function reportHtml(): string {
+  const section = (n: number) =>
+    `<h2>Section ${n}: Results of region ${n}</h2><div class="cols">${Array.from({ length: 6 }, (_, i) => `<p>${n}.${i + 1} ${LOREM}</p>`).join("")}</div>
+     <ul><li>Stores opened: ${n * 3}</li><li>Stores closed: ${n}</li></ul>
+     <table><tr><th>Region</th><th>Q1</th><th>Q2</th><th>Q3</th></tr>${Array.from({ length: 5 }, (_, r) => `<tr><td>R${n}-${r + 1}</td><td class="n">${(n * 100 + r * 7).toLocaleString("en")}</td><td class="n">${n * 110 + r}</td><td class="n">${n * 120 - r}</td></tr>`).join("")}</table>`;
+  return html(
+    "Annual report",
+    `<h1>Annual report 2026</h1>${Array.from({ length: 8 }, (_, i) => section(i + 1)).join("")}`,
+  );
+}
+
+/** Sentences of each language, as a user would write them. */
+export const LANGUAGE_LINES: readonly (readonly [lang: string, className: string, text: string])[] = [
+  ["en", "", "The meeting starts at nine in the main hall."],
+  ["es", "", "La reunión empieza a las nueve en el salón principal; ¿vendrás mañana?"],
+  ["de", "", "Die Besprechung beginnt um neun Uhr im großen Saal – Grüße aus Köln."],
+  ["fr", "", "La réunion commence à neuf heures dans la grande salle, près de l'entrée."],
+  ["hi", "hi", "बैठक मुख्य सभागार में नौ बजे शुरू होगी।"],
+  ["te", "te", "సమావేశం ప్రధాన హాలులో తొమ్మిది గంటలకు ప్రారంభమవుతుంది."],
+  ["ta", "ta", "கூட்டம் பிரதான மண்டபத்தில் ஒன்பது மணிக்கு தொடங்கும்."],
+  ["ar", "rtl", "يبدأ الاجتماع في الساعة التاسعة في القاعة الرئيسية."],
+  ["he", "rtl", "הפגישה מתחילה בשעה תשע באולם הראשי."],
+  ["zh", "", "会议将于九点在大厅开始。"],
+  ["ja", "", "会議は九時に大ホールで始まります。"],
+  ["th", "", "การประชุมจะเริ่มเวลาเก้าโมงที่ห้องโถงใหญ่"],
+  ["emoji", "emoji", "Status: ✅ done 🎉 📄 ➡️ 🚀"],
+];
+
+function languagesHtml(): string {
+  const lines = LANGUAGE_LINES.map(
+    ([lang, cls, text]) =>
+      `<p lang="${lang}" class="${cls}" dir="${cls === "rtl" ? "rtl" : "auto"}">${text}</p>`,
+  ).join("");
+  const table = `<table><tr><th>Language</th><th>Greeting</th></tr>${LANGUAGE_LINES.map(([lang, cls, text]) => `<tr><td>${lang}</td><td class="${cls}" dir="${cls === "rtl" ? "rtl" : "auto"}">${text.split(" ").slice(0, 3).join(" ")}</td></tr>`).join("")}</table>`;
+  return html("Languages", `<h1>Seven languages and more</h1>${lines}<h2>Table</h2>${table}`);
+}
+
+function formHtml(): string {
+  return html(
+    "Application form",
+    `<h1>Application</h1><form><p>Name: <input value="Ada Lovelace"></p><p><label><input type="checkbox" checked> I agree</label></p>
+     <p>Country: <select><option>France</option><option selected>India</option></select></p>
+     <p><textarea rows="3" cols="40">Notes about the application.</textarea></p></form>
+     <p>Landscape page with a wide table:</p><table><tr>${Array.from({ length: 14 }, (_, i) => `<th>C${i + 1}</th>`).join("")}</tr>${Array.from({ length: 10 }, (_, r) => `<tr>${Array.from({ length: 14 }, (_, c) => `<td class="n">${r * 14 + c}</td>`).join("")}</tr>`).join("")}</table>`,
+  );
+}
+
+async function chromiumPdfs(dir: string): Promise<string[]> {
+  const logo = `data:image/png;base64,${Buffer.from(await gradientPng(240, 80)).toString("base64")}`;
+  const browser = await launchChromium();
+  const made: string[] = [];
+  try {
+    const page = await browser.newPage();
+    const print = async (name: string, content: string, options: Parameters<typeof page.pdf>[0] = {}) => {
+      const htmlFile = join(dir, `${name}.html`);
+      writeFileSync(htmlFile, content);
+      await page.goto(pathToFileURL(htmlFile).href, { waitUntil: "load" });
+      await page.evaluate(() => document.fonts.ready);
+      const file = join(dir, `${name}.pdf`);
+      await page.pdf({
+        path: file,
+        format: "A4",
+        printBackground: true,
+        tagged: true,
+        outline: true,
+        ...options,
+      });
+      rmSync(htmlFile);
+      made.push(file);
+    };
+    await print("chromium-invoice", invoiceHtml(logo));
+    await print("chromium-report", reportHtml(), { format: "Letter", margin: { top: "2cm", bottom: "2cm" } });
+    await print("chromium-languages", languagesHtml());
+    await print("chromium-form-landscape", formHtml(), { landscape: true, tagged: false, outline: false });
+  } finally {
+    await browser.close();
+  }
+  return made;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ghostscript: PostScript written here, and Chromium's invoice distilled again.
+
+const POSTSCRIPT = `%!PS-Adobe-3.0
+%%Pages: 2
+/Helvetica findfont 18 scalefont setfont
+72 720 moveto (PostScript page one: Grusse aus Koeln) show
+0.2 0.4 0.8 setrgbcolor 72 500 200 120 rectfill
+0 setgray 72 460 moveto (A filled rectangle above) show
+/Times-Roman findfont 12 scalefont setfont
+72 400 moveto (Line of Times text, and an accented word: ) show (caf\\351) show
+showpage
+/Courier findfont 14 scalefont setfont
+72 720 moveto (PostScript page two) show
+newpath 300 400 100 0 360 arc 0.9 0.1 0.1 setrgbcolor fill
+showpage
+`;
+
+function gs(args: readonly string[]): void {
+  execFileSync("gs", ["-q", "-dNOPAUSE", "-dBATCH", "-dSAFER", "-sDEVICE=pdfwrite", ...args], {
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+}
+
+function ghostscriptPdfs(dir: string, invoice: string): string[] {
+  const ps = join(dir, "doc.ps");
+  writeFileSync(ps, POSTSCRIPT, "latin1");
+  const made = [
+    ["gs-ps-1.3", ["-dCompatibilityLevel=1.3", ps]],
+    ["gs-ps-1.7", ["-dCompatibilityLevel=1.7", ps]],
+    [
+      "gs-invoice-pdfa2",
+      ["-dPDFA=2", "-dPDFACompatibilityPolicy=1", "-sColorConversionStrategy=RGB", invoice],
+    ],
+    ["gs-invoice-ebook", ["-dPDFSETTINGS=/ebook", invoice]],
+  ].map(([name, args]) => {
+    const file = join(dir, `${name}.pdf`);
+    gs([`-sOutputFile=${file}`, ...(args as string[])]);
+    return file;
+  });
+  rmSync(ps);
+  return made;
+}
+
+// ---------------------------------------------------------------------------------------------
+// qpdf: transformations and encryption.
+
+/** Owner password of the files any viewer opens without asking (empty user password). */
+const OWNER = "owner-only";
+
+function qpdfPdfs(dir: string, source: string, report: string): string[] {
+  const variants: [string, string, string[]][] = [
+    ["qpdf-linearized", report, ["--linearize"]],
+    ["qpdf-object-streams", report, ["--object-streams=generate"]],
+    ["qpdf-qdf", source, ["--qdf", "--object-streams=disable"]],
+    [
+      "qpdf-rc4-40-owner-only",
+      source,
+      ["--allow-weak-crypto", "--encrypt", "", OWNER, "40", "--print=n", "--modify=n", "--"],
+    ],
+    [
+      "qpdf-rc4-128-owner-only",
+      source,
+      ["--allow-weak-crypto", "--encrypt", "", OWNER, "128", "--use-aes=n", "--extract=n", "--"],
+    ],
+    [
+      "qpdf-aes-128-owner-only",
+      source,
+      ["--encrypt", "", OWNER, "128", "--use-aes=y", "--modify=none", "--"],
+    ],
+    ["qpdf-aes-256-owner-only", report, ["--encrypt", "", OWNER, "256", "--print=none", "--extract=n", "--"]],
+    ["qpdf-aes-256-owner-only-linearized", source, ["--linearize", "--encrypt", "", OWNER, "256", "--"]],
+    ["qpdf-aes-256-user-password", source, ["--encrypt", "user-secret", OWNER, "256", "--"]],
+  ];
+  return variants.map(([name, input, args]) => {
+    const file = join(dir, `${name}.pdf`);
+    execFileSync("qpdf", [...args, input, file], { stdio: ["ignore", "ignore", "pipe"] });
+    return file;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Page trees written object by object.
+
+const stream = (content: string) =>
+  `<< /Length ${Buffer.byteLength(content, "latin1")} >>\nstream\n${content}\nendstream`;
+const HELVETICA = "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>";
+const textAt = (x: number, y: number, size: number, text: string) =>
+  stream(`BT /F1 ${size} Tf ${x} ${y} Td (${text}) Tj ET`);
+
+/**
+ * Four pages under two intermediate nodes: /Rotate 90 on the first node (pages 1–2, page 2
+ * overriding it with 270), /Rotate 180 on the second; /Resources and /MediaBox only on the root.
+ */
+function inheritedRotatePdf(): Uint8Array {
+  return pdfOfObjects([
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 4 /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> >>",
+    "<< /Type /Pages /Parent 2 0 R /Kids [6 0 R 7 0 R] /Count 2 /Rotate 90 >>",
+    "<< /Type /Pages /Parent 2 0 R /Kids [8 0 R 9 0 R] /Count 2 /Rotate 180 >>",
+    HELVETICA,
+    "<< /Type /Page /Parent 3 0 R /Contents 10 0 R >>",
+    "<< /Type /Page /Parent 3 0 R /Contents 11 0 R /Rotate 270 >>",
+    "<< /Type /Page /Parent 4 0 R /Contents 12 0 R >>",
+    "<< /Type /Page /Parent 4 0 R /Contents 13 0 R /Rotate 0 >>",
+    textAt(72, 700, 24, "Inherited rotate 90 page one"),
+    textAt(72, 700, 24, "Own rotate 270 page two"),
+    textAt(72, 700, 24, "Inherited rotate 180 page three"),
+    textAt(72, 700, 24, "Own rotate 0 page four"),
+  ]);
+}
+
+/**
+ * Boxes: a crop box offset inside the media box; a media box not at the origin; a crop box with a
+ * /Rotate 90; UserUnit 2; a page of 14,400 × 14,400 points (the largest Acrobat makes) and one of
+ * 3 × 3 points.
+ */
+function boxesPdf(): Uint8Array {
+  const pages = [
+    "/MediaBox [0 0 612 792] /CropBox [100 150 500 650]",
+    "/MediaBox [-300 -400 312 392]",
+    "/MediaBox [0 0 612 792] /CropBox [50 50 400 500] /Rotate 90",
+    "/MediaBox [0 0 612 792] /UserUnit 2",
+    "/MediaBox [0 0 14400 14400]",
+    "/MediaBox [0 0 3 3]",
+  ];
+  const texts = [
+    textAt(120, 400, 20, "Offset crop box page one"),
+    textAt(-250, 0, 20, "Media box off the origin page two"),
+    textAt(80, 300, 20, "Rotated crop page three"),
+    textAt(72, 700, 20, "UserUnit two page four"),
+    textAt(1000, 7000, 400, "Huge page five"),
+    textAt(0, 1, 1, "tiny"),
+  ];
+  const n = pages.length;
+  return pdfOfObjects([
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    `<< /Type /Pages /Kids [${pages.map((_, i) => `${4 + i} 0 R`).join(" ")}] /Count ${n} >>`,
+    HELVETICA,
+    ...pages.map(
+      (box, i) =>
+        `<< /Type /Page /Parent 2 0 R ${box} /Resources << /Font << /F1 3 0 R >> >> /Contents ${4 + n + i} 0 R >>`,
+    ),
+    ...texts,
+  ]);
+}
+
+/** Pages without /Contents, without /Resources (text in the default font), and both missing. */
+function barePagesPdf(): Uint8Array {
+  return pdfOfObjects([
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R 4 0 R 5 0 R 6 0 R] /Count 4 /MediaBox [0 0 595 842] >>",
+    `<< /Type /Page /Parent 2 0 R /Resources << /Font << /F1 7 0 R >> >> /Contents 8 0 R >>`,
+    "<< /Type /Page /Parent 2 0 R /Resources << /Font << /F1 7 0 R >> >> >>",
+    "<< /Type /Page /Parent 2 0 R /Contents 9 0 R >>",
+    "<< /Type /Page /Parent 2 0 R >>",
+    HELVETICA,
+    textAt(72, 700, 24, "A page with text before blank pages"),
+    stream("0.5 g 72 72 200 200 re f"),
+  ]);
+}
+
+/**
+ * A three-page file and an incremental update that replaces page 2 by a new page object (the old
+ * one left in the file) and changes page 3's contents, as an editor's "save" does.
+ */
+function incrementalUpdatePdf(): Uint8Array {
+  const base = pdfOfObjects([
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R 4 0 R 5 0 R] /Count 3 /MediaBox [0 0 595 842] /Resources << /Font << /F1 6 0 R >> >> >>",
+    "<< /Type /Page /Parent 2 0 R /Contents 7 0 R >>",
+    "<< /Type /Page /Parent 2 0 R /Contents 8 0 R >>",
+    "<< /Type /Page /Parent 2 0 R /Contents 9 0 R >>",
+    HELVETICA,
+    textAt(72, 700, 24, "Original page one"),
+    textAt(72, 700, 24, "Original page two, replaced"),
+    textAt(72, 700, 24, "Original page three, edited"),
+  ]);
+  const prev = Number(/startxref\n(\d+)/.exec(Buffer.from(base).toString("latin1"))?.[1]);
+  let update = "";
+  const offsets: [number, number][] = [];
+  const add = (n: number, body: string) => {
+    offsets.push([n, base.length + Buffer.byteLength(update, "latin1")]);
+    update += `${n} 0 obj\n${body}\nendobj\n`;
+  };
+  add(
+    2,
+    "<< /Type /Pages /Kids [3 0 R 10 0 R 5 0 R] /Count 3 /MediaBox [0 0 595 842] /Resources << /Font << /F1 6 0 R >> >> >>",
+  );
+  add(9, textAt(72, 700, 24, "Edited page three"));
+  add(10, "<< /Type /Page /Parent 2 0 R /Contents 11 0 R >>");
+  add(11, textAt(72, 700, 24, "Replacement page two"));
+  const xref = base.length + Buffer.byteLength(update, "latin1");
+  update += "xref\n0 1\n0000000000 65535 f \n";
+  for (const [n, offset] of offsets) update += `${n} 1\n${String(offset).padStart(10, "0")} 00000 n \n`;
+  update += `trailer\n<< /Size 12 /Root 1 0 R /Prev ${prev} >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.concat([base, Buffer.from(update, "latin1")]);
+}
+
+/** A form with filled fields of each kind (text, checkbox, radio, choice), in an AcroForm with /NeedAppearances. */
+function filledFormPdf(): Uint8Array {
+  const widget = (rect: string, rest: string) =>
+    `<< /Type /Annot /Subtype /Widget /Rect [${rect}] /P 3 0 R /F 4 ${rest} >>`;
+  return pdfOfObjects([
+    "<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [5 0 R 6 0 R 7 0 R 8 0 R] /NeedAppearances true /DA (/Helv 0 Tf 0 g) /DR << /Font << /Helv 4 0 R >> >> >> >>",
+    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 4 0 R >> >> /Contents 12 0 R /Annots [5 0 R 6 0 R 9 0 R 10 0 R 8 0 R 11 0 R] >>",
+    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
+    widget("150 700 400 720", "/FT /Tx /T (name) /V (Ada Lovelace) /DA (/Helv 12 Tf 0 g)"),
+    widget("150 660 165 675", "/FT /Btn /T (agree) /V /Yes /AS /Yes /MK << /CA (4) >> /DA (/ZaDb 0 Tf 0 g)"),
+    "<< /FT /Btn /Ff 49152 /T (size) /V /M /Kids [9 0 R 10 0 R] >>",
+    widget(
+      "150 580 300 600",
+      "/FT /Ch /Ff 131072 /T (country) /Opt [(France) (India) (Spain)] /V (India) /DA (/Helv 12 Tf 0 g)",
+    ),
+    `<< /Type /Annot /Subtype /Widget /Parent 7 0 R /Rect [150 620 165 635] /P 3 0 R /F 4 /AS /Off /AP << /N << /S 13 0 R /Off 13 0 R >> >> >>`,
+    `<< /Type /Annot /Subtype /Widget /Parent 7 0 R /Rect [200 620 215 635] /P 3 0 R /F 4 /AS /M /AP << /N << /M 13 0 R /Off 13 0 R >> >> >>`,
+    "<< /Type /Annot /Subtype /Highlight /Rect [70 760 300 780] /QuadPoints [70 780 300 780 70 760 300 760] /C [1 1 0] /Contents (Check the name) /P 3 0 R >>",
+    stream(
+      "BT /F1 12 Tf 72 705 Td (Name:) Tj 0 -40 Td (I agree:) Tj 0 -40 Td (Size:) Tj 0 -40 Td (Country:) Tj ET BT /F1 18 Tf 72 765 Td (Filled application form) Tj ET",
+    ),
+    "<< /Type /XObject /Subtype /Form /BBox [0 0 15 15] /Length 17 >>\nstream\n0 g 3 3 9 9 re f\n\nendstream",
+  ]);
+}
+
+/** MuPDF: 40 pages (OCR's limit) with an outline, links on every page, a note and a filled text field. */
+function annotatedPdf(): Uint8Array {
+  const doc = textPdfDocument("Annotated", 40, {
+    outline: [
+      [
+        "Part one",
+        0,
+        [
+          ["Chapter 1", 1],
+          ["Chapter 2", 9],
+        ],
+      ],
+      ["Part two", 20, [["Chapter 3", 25]]],
+    ],
+    links: true,
+    note: "Reviewer: please check page one",
+    field: ["reference", "INV-2026-0412"],
+  });
+  const ink = doc.loadPage(2).createAnnotation("Ink");
+  ink.setInkList([
+    [
+      [100, 100],
+      [150, 160],
+      [200, 120],
+    ],
+  ]);
+  ink.update();
+  const free = doc.loadPage(3).createAnnotation("FreeText");
+  free.setRect([100, 500, 400, 540]);
+  free.setContents("A free text comment");
+  free.update();
+  return save(doc);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+export async function makeOutsidePdfs(dir: string): Promise<string[]> {
+  mkdirSync(dir, { recursive: true });
+  const chromium = await chromiumPdfs(dir);
+  const [invoice, report] = chromium as [string, string];
+  const written: [string, Uint8Array][] = [
+    ["raw-inherited-rotate", inheritedRotatePdf()],
+    ["raw-boxes-userunit", boxesPdf()],
+    ["raw-bare-pages", barePagesPdf()],
+    ["raw-incremental-update", incrementalUpdatePdf()],
+    ["raw-filled-form", filledFormPdf()],
+    ["mupdf-annotated-40-pages", annotatedPdf()],
+  ];
+  const raw = written.map(([name, bytes]) => {
+    const file = join(dir, `${name}.pdf`);
+    writeFileSync(file, bytes);
+    return file;
+  });
+  return [...chromium, ...ghostscriptPdfs(dir, invoice), ...qpdfPdfs(dir, invoice, report), ...raw];
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      tool: { type: "string" },
+      match: { type: "string" },
+      keep: { type: "string" },
+      concurrency: { type: "string", default: "2" },
+      timeout: { type: "string", default: "180" },
+      out: { type: "string" },
+      /** Only writes the files (into --keep DIR). */
+      "make-only": { type: "boolean", default: false },
+    },
+  });
+  const dir = values.keep ?? mkdtempSync(join(tmpdir(), "outside-pdfs-"));
+  const files = (await makeOutsidePdfs(dir)).filter(
+    (file) => values.match === undefined || new RegExp(values.match).test(file),
+  );
+  console.log(`${files.length} PDFs in ${dir}`);
+  if (values["make-only"]) return;
+  const wanted = values.tool?.split(",").map((t) => t.trim());
+  const { jobs, pdfs, images } = await sweepJobs(files, []);
+  const chosen: SweepJob[] = jobs.filter((job) => wanted === undefined || wanted.includes(job.tool));
+  console.log(
+    `${chosen.length} jobs, load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")}`,
+  );
+  const results = await runSweep(
+    chosen,
+    { pdfs, images },
+    {
+      concurrency: Number(values.concurrency),
+      timeoutMs: Number(values.timeout) * 1000,
+      out: values.out,
+    },
+  );
+  printTable(results);
+  console.log(
+    `load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")}`,
+  );
+  if (values.keep === undefined) rmSync(dir, { recursive: true, force: true });
+}
+
+if (process.argv[1] === import.meta.filename) await main();
