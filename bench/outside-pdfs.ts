@@ -29,7 +29,14 @@ import { save, textPdfDocument } from "../tests/container/fixtures.ts";
 import { launchChromium } from "../tests/e2e/browser.ts";
 import { pdfOfObjects } from "../tests/worker/fixtures.ts";
 import { gradientPng } from "./api-driver.ts";
-import { printTable, runSweep, type SweepJob, sweepJobs } from "./sweep.ts";
+import {
+  compressQuality,
+  excelQuality,
+  interactiveQuality,
+  printCompressSizes,
+  wordQuality,
+} from "./outside-quality.ts";
+import { entriesOf, printTable, runSweep, type SweepJob, sweepJobs } from "./sweep.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const fontCss = (name: string) => pathToFileURL(join(ROOT, "node_modules", name, "index.css")).href;
@@ -227,27 +234,35 @@ const OWNER = "owner-only";
 
 function qpdfPdfs(dir: string, source: string, report: string): string[] {
   const variants: [string, string, string[]][] = [
-    ["qpdf-linearized", report, ["--linearize"]],
-    ["qpdf-object-streams", report, ["--object-streams=generate"]],
-    ["qpdf-qdf", source, ["--qdf", "--object-streams=disable"]],
+    ["qpdf-report-linearized", report, ["--linearize"]],
+    ["qpdf-report-object-streams", report, ["--object-streams=generate"]],
+    ["qpdf-invoice-qdf", source, ["--qdf", "--object-streams=disable"]],
     [
-      "qpdf-rc4-40-owner-only",
+      "qpdf-invoice-rc4-40-owner-only",
       source,
       ["--allow-weak-crypto", "--encrypt", "", OWNER, "40", "--print=n", "--modify=n", "--"],
     ],
     [
-      "qpdf-rc4-128-owner-only",
+      "qpdf-invoice-rc4-128-owner-only",
       source,
       ["--allow-weak-crypto", "--encrypt", "", OWNER, "128", "--use-aes=n", "--extract=n", "--"],
     ],
     [
-      "qpdf-aes-128-owner-only",
+      "qpdf-invoice-aes-128-owner-only",
       source,
       ["--encrypt", "", OWNER, "128", "--use-aes=y", "--modify=none", "--"],
     ],
-    ["qpdf-aes-256-owner-only", report, ["--encrypt", "", OWNER, "256", "--print=none", "--extract=n", "--"]],
-    ["qpdf-aes-256-owner-only-linearized", source, ["--linearize", "--encrypt", "", OWNER, "256", "--"]],
-    ["qpdf-aes-256-user-password", source, ["--encrypt", "user-secret", OWNER, "256", "--"]],
+    [
+      "qpdf-report-aes-256-owner-only",
+      report,
+      ["--encrypt", "", OWNER, "256", "--print=none", "--extract=n", "--"],
+    ],
+    [
+      "qpdf-invoice-aes-256-owner-only-linearized",
+      source,
+      ["--linearize", "--encrypt", "", OWNER, "256", "--"],
+    ],
+    ["qpdf-invoice-aes-256-user-password", source, ["--encrypt", "user-secret", OWNER, "256", "--"]],
   ];
   return variants.map(([name, input, args]) => {
     const file = join(dir, `${name}.pdf`);
@@ -436,6 +451,47 @@ function annotatedPdf(): Uint8Array {
 
 // ---------------------------------------------------------------------------------------------
 
+/** The header row of the invoice's table. */
+const INVOICE_HEADERS = ["Item", "Quantity", "Unit price", "Amount"];
+
+/** The quality check of `job`'s tool on its file, beside the sweep's own check; undefined for none. */
+function qualityCheck(job: SweepJob): ((output: Uint8Array) => Promise<string | null>) | undefined {
+  const name = job.file.split("/").at(-1) ?? "";
+  switch (job.tool) {
+    case "compress-pdf":
+      return (output) => compressQuality(job.file, output);
+    case "pdf-to-excel":
+      return name.includes("invoice")
+        ? (output) => excelQuality(job.file, output, INVOICE_ITEMS, INVOICE_HEADERS)
+        : undefined;
+    case "pdf-to-word":
+      return name.includes("languages")
+        ? (output) =>
+            wordQuality(
+              job.file,
+              output,
+              LANGUAGE_LINES.map(([, , text]) => text),
+            )
+        : undefined;
+    case "merge-pdf":
+    case "organize-pdf":
+    case "split-pdf": {
+      const tool = job.tool;
+      return async (output) =>
+        interactiveQuality(tool, job.file, tool === "split-pdf" ? entriesOf(output) : [output]);
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** `job` with its quality check run after the sweep's own check passes. */
+function withQuality(job: SweepJob): SweepJob {
+  const quality = qualityCheck(job);
+  if (quality === undefined) return job;
+  return { ...job, check: async (output) => (await job.check(output)) ?? quality(output) };
+}
+
 export async function makeOutsidePdfs(dir: string): Promise<string[]> {
   mkdirSync(dir, { recursive: true });
   const chromium = await chromiumPdfs(dir);
@@ -477,7 +533,7 @@ async function main(): Promise<void> {
   if (values["make-only"]) return;
   const wanted = values.tool?.split(",").map((t) => t.trim());
   const { jobs, pdfs, images } = await sweepJobs(files, []);
-  const chosen: SweepJob[] = jobs.filter((job) => wanted === undefined || wanted.includes(job.tool));
+  const chosen = jobs.filter((job) => wanted === undefined || wanted.includes(job.tool)).map(withQuality);
   console.log(
     `${chosen.length} jobs, load average ${loadavg()
       .map((l) => l.toFixed(1))
@@ -493,6 +549,7 @@ async function main(): Promise<void> {
     },
   );
   printTable(results);
+  printCompressSizes();
   console.log(
     `load average ${loadavg()
       .map((l) => l.toFixed(1))

@@ -331,7 +331,7 @@ async function checkImage(bytes: Uint8Array, width: number, height: number): Pro
 }
 
 /** The entries of a ZIP, or of a single file given as such. */
-function entriesOf(bytes: Uint8Array): Uint8Array[] {
+export function entriesOf(bytes: Uint8Array): Uint8Array[] {
   // By signature at byte 0: a ZIP of stored PDFs has "%PDF-" in its first 1024 bytes, which the
   // sniffer (like PDF readers) takes for a PDF.
   const zip = bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04;
