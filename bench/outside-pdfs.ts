@@ -20,7 +20,7 @@
  *                                 [--timeout S] [--out results.jsonl]
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -33,10 +33,13 @@ import {
   compressQuality,
   excelQuality,
   interactiveQuality,
+  numbersQuality,
   printCompressSizes,
+  signQuality,
+  watermarkQuality,
   wordQuality,
 } from "./outside-quality.ts";
-import { entriesOf, printTable, runSweep, type SweepJob, sweepJobs } from "./sweep.ts";
+import { entriesOf, printTable, runSweep, SWEEP_FIRST_NUMBER, type SweepJob, sweepJobs } from "./sweep.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const fontCss = (name: string) => pathToFileURL(join(ROOT, "node_modules", name, "index.css")).href;
@@ -480,10 +483,20 @@ function qualityCheck(job: SweepJob): ((output: Uint8Array) => Promise<string | 
       return async (output) =>
         interactiveQuality(tool, job.file, tool === "split-pdf" ? entriesOf(output) : [output]);
     }
+    case "page-numbers":
+      return async (output) => numbersQuality(output, pageCount(job.file), SWEEP_FIRST_NUMBER);
+    case "sign":
+      return async (output) => signQuality(new Uint8Array(readFileSync(job.file)), output);
+    case "watermark":
+      return async (output) => watermarkQuality(new Uint8Array(readFileSync(job.file)), output);
     default:
       return undefined;
   }
 }
+
+/** The page count qpdf reads (the file opens, or its job would have failed before the check). */
+const pageCount = (file: string) =>
+  Number(execFileSync("qpdf", ["--show-npages", file], { encoding: "utf8" }).trim());
 
 /** `job` with its quality check run after the sweep's own check passes. */
 function withQuality(job: SweepJob): SweepJob {

@@ -10,7 +10,7 @@
  *   to find again (merge and organize: all of them; split: web links and fields over all parts).
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import ExcelJS from "exceljs";
@@ -241,4 +241,130 @@ export function interactiveQuality(
     if (sum("outline") < source.outline) problems.push(`outline items ${source.outline} → ${sum("outline")}`);
   }
   return problems.length === 0 ? null : problems.join("; ");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Where page numbers, the watermark and the signature land on the page as a viewer shows it.
+
+/** Runs a poppler tool on `bytes` written to a scratch file ("{}" in `args`). */
+function popplerOn(command: string, args: readonly string[], bytes: Uint8Array): string {
+  const file = join(scratch, `${command}-${process.hrtime.bigint()}.pdf`);
+  writeFileSync(file, bytes);
+  try {
+    return execFileSync(
+      command,
+      args.map((arg) => (arg === "{}" ? file : arg)),
+      { encoding: "latin1", maxBuffer: 64 * 1024 * 1024, stdio: ["ignore", "pipe", "ignore"] },
+    );
+  } finally {
+    rmSync(file, { force: true });
+  }
+}
+
+/** A word's box on page `page` as pdftotext -bbox gives it, as fractions of the shown page. */
+function wordBox(
+  bytes: Uint8Array,
+  page: number,
+  word: string,
+): { at: [number, number, number, number]; small: boolean } | undefined {
+  const xhtml = popplerOn("pdftotext", ["-bbox", "-f", `${page}`, "-l", `${page}`, "{}", "-"], bytes);
+  const size = /<page width="([\d.]+)" height="([\d.]+)"/.exec(xhtml);
+  const found = [
+    ...xhtml.matchAll(
+      /<word xMin="([-\d.]+)" yMin="([-\d.]+)" xMax="([-\d.]+)" yMax="([-\d.]+)">([^<]*)<\/word>/g,
+    ),
+  ].find((match) => match[5] === word);
+  if (size === null || found === undefined) return undefined;
+  // pdftotext gives the page's size unturned, and the words' boxes on the page as shown.
+  const info = popplerOn("pdfinfo", ["-f", `${page}`, "-l", `${page}`, "{}"], bytes);
+  const turned = Number(/^Page\s+\d+\s+rot:\s+(\d+)/m.exec(info)?.[1] ?? 0) % 180 === 90;
+  const [w, h] = turned ? [Number(size[2]), Number(size[1])] : [Number(size[1]), Number(size[2])];
+  return {
+    at: [Number(found[1]) / w, Number(found[2]) / h, Number(found[3]) / w, Number(found[4]) / h],
+    small: Math.min(w, h) < SMALL_PAGE,
+  };
+}
+
+const fractions = (box: readonly number[]) => box.map((v) => v.toFixed(2)).join(", ");
+
+/** Pages up to which page numbers are checked on every page (beyond, on the first and last). */
+const EVERY_PAGE = 12;
+/** A page this small (points) shows a label shrunk to fit across it, not in a corner. */
+const SMALL_PAGE = 100;
+
+/**
+ * Page numbers (bottom-right): each checked page's number lies in the bottom-right quarter of the
+ * page as shown (pdftotext's boxes), unless the page is too small for any corner.
+ */
+export function numbersQuality(output: Uint8Array, pages: number, first: number): string | null {
+  const checked = pages <= EVERY_PAGE ? Array.from({ length: pages }, (_, i) => i + 1) : [1, pages];
+  for (const page of checked) {
+    const box = wordBox(output, page, `${first + page - 1}`);
+    if (box === undefined) return `pdftotext -bbox finds no ${first + page - 1} on page ${page}`;
+    if (box.small) continue;
+    const [x0, y0, x1, y1] = box.at;
+    if (x0 < 0.5 || y0 < 0.5 || x1 > 1.001 || y1 > 1.001)
+      return `page ${page}'s number at (${fractions(box.at)}) of the shown page, not in its bottom-right corner`;
+  }
+  return null;
+}
+
+/** Page 1 in grey as pdftoppm shows it (its crop box: pdftoppm's default is the media box), `dpi` dots per inch. */
+function greyPage(bytes: Uint8Array, dpi: number): { width: number; height: number; pixels: Uint8Array } {
+  const pgm = Buffer.from(
+    popplerOn("pdftoppm", ["-f", "1", "-l", "1", "-r", `${dpi}`, "-cropbox", "-gray", "{}"], bytes),
+    "latin1",
+  );
+  const header = /^P5\s+(\d+)\s+(\d+)\s+255\s/.exec(pgm.subarray(0, 40).toString("latin1"));
+  if (header === null) throw new Error("pdftoppm gave no PGM");
+  const [width, height] = [Number(header[1]), Number(header[2])];
+  return { width, height, pixels: new Uint8Array(pgm.subarray(header[0].length)) };
+}
+
+/** The box (fractions of the shown page) of the pixels that differ between the two pages 1. */
+function changedBox(input: Uint8Array, output: Uint8Array): [number, number, number, number] | undefined {
+  const page = (bytes: Uint8Array) => {
+    const probe = greyPage(bytes, 9);
+    // About 200 pixels across whatever the page's size (a 14,400-point page at 9 dpi is 1800).
+    return greyPage(bytes, Math.max(1, Math.min(72, (200 * 9) / probe.width)));
+  };
+  const [before, after] = [page(input), page(output)];
+  if (before.width !== after.width || before.height !== after.height) return undefined;
+  let [x0, y0, x1, y1] = [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY, -1, -1];
+  for (let y = 0; y < after.height; y++)
+    for (let x = 0; x < after.width; x++) {
+      const i = y * after.width + x;
+      if (Math.abs((before.pixels[i] ?? 0) - (after.pixels[i] ?? 0)) < 24) continue;
+      x0 = Math.min(x0, x);
+      y0 = Math.min(y0, y);
+      x1 = Math.max(x1, x + 1);
+      y1 = Math.max(y1, y + 1);
+    }
+  if (x1 < 0) return undefined;
+  return [x0 / after.width, y0 / after.height, x1 / after.width, y1 / after.height];
+}
+
+/**
+ * The signature (placed at x 0.05, y 0.05, 0.1 of the width wide): what changed on page 1 starts
+ * near the shown page's top-left corner and is about that wide.
+ */
+export function signQuality(input: Uint8Array, output: Uint8Array): string | null {
+  const box = changedBox(input, output);
+  if (box === undefined) return "page 1 looks the same after signing (or changed size)";
+  const [x0, y0, x1] = box;
+  const near = (value: number, target: number) => Math.abs(value - target) <= 0.03;
+  return near(x0, 0.05) && near(y0, 0.05) && near(x1 - x0, 0.1)
+    ? null
+    : `the signature shows at (${fractions(box)}) of the page, placed at (0.05, 0.05) 0.1 wide`;
+}
+
+/** The watermark (centred by default): what changed on page 1 is centred on the shown page. */
+export function watermarkQuality(input: Uint8Array, output: Uint8Array): string | null {
+  const box = changedBox(input, output);
+  if (box === undefined) return "page 1 looks the same after the watermark (or changed size)";
+  const [x0, y0, x1, y1] = box;
+  const centre = [(x0 + x1) / 2, (y0 + y1) / 2];
+  return centre.every((value) => Math.abs(value - 0.5) <= 0.1)
+    ? null
+    : `the watermark shows at (${fractions(box)}) of the page, not centred`;
 }
