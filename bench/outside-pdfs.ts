@@ -25,6 +25,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
+import { TOOLS } from "../contract/index.ts";
 import { save, textPdfDocument } from "../tests/container/fixtures.ts";
 import { launchChromium } from "../tests/e2e/browser.ts";
 import { pdfOfObjects } from "../tests/worker/fixtures.ts";
@@ -209,9 +210,38 @@ function gs(args: readonly string[]): void {
   });
 }
 
+/** A manual page in groff's man macros with a tbl table and a list, as UNIX documentation is set. */
+const GROFF_PAGE = `.TH REPORT 1 "November 2026" "Tools 1.0" "User Commands"
+.SH NAME
+report \\- print the quarterly figures
+.SH SYNOPSIS
+.B report
+[\\fB\\-q\\fR \\fIquarter\\fR] [\\fIregion\\fR...]
+.SH DESCRIPTION
+Sales rose in every region; the table gives the figures.
+.TS
+center box tab(;);
+l | n | n.
+Region;Q1;Q2
+_
+North;1200;1350
+South;980;1010
+.TE
+.SH OPTIONS
+.TP
+.B \\-q
+Only the given quarter.
+.IP \\(bu 3
+Renew the supplier contracts.
+.IP \\(bu 3
+Open two stores.
+`;
+
 function ghostscriptPdfs(dir: string, invoice: string): string[] {
   const ps = join(dir, "doc.ps");
   writeFileSync(ps, POSTSCRIPT, "latin1");
+  const manual = join(dir, "manual.ps");
+  writeFileSync(manual, execFileSync("groff", ["-man", "-t", "-Tps"], { input: GROFF_PAGE }));
   const made = [
     ["gs-ps-1.3", ["-dCompatibilityLevel=1.3", ps]],
     ["gs-ps-1.7", ["-dCompatibilityLevel=1.7", ps]],
@@ -220,12 +250,14 @@ function ghostscriptPdfs(dir: string, invoice: string): string[] {
       ["-dPDFA=2", "-dPDFACompatibilityPolicy=1", "-sColorConversionStrategy=RGB", invoice],
     ],
     ["gs-invoice-ebook", ["-dPDFSETTINGS=/ebook", invoice]],
+    ["groff-man-page", [manual]],
   ].map(([name, args]) => {
     const file = join(dir, `${name}.pdf`);
     gs([`-sOutputFile=${file}`, ...(args as string[])]);
     return file;
   });
   rmSync(ps);
+  rmSync(manual);
   return made;
 }
 
@@ -516,6 +548,8 @@ export async function makeOutsidePdfs(dir: string): Promise<string[]> {
     ["raw-incremental-update", incrementalUpdatePdf()],
     ["raw-filled-form", filledFormPdf()],
     ["mupdf-annotated-40-pages", annotatedPdf()],
+    // PDF to Word's and PDF to Excel's limit.
+    ["mupdf-text-2000-pages", save(textPdfDocument("Long", TOOLS["pdf-to-word"].input.maxPages ?? 2000))],
   ];
   const raw = written.map(([name, bytes]) => {
     const file = join(dir, `${name}.pdf`);
@@ -532,7 +566,8 @@ async function main(): Promise<void> {
       match: { type: "string" },
       keep: { type: "string" },
       concurrency: { type: "string", default: "2" },
-      timeout: { type: "string", default: "180" },
+      /** Seconds per job: the 2,000-page file takes minutes in PDF to JPG on a busy machine. */
+      timeout: { type: "string", default: "600" },
       out: { type: "string" },
       /** Only writes the files (into --keep DIR). */
       "make-only": { type: "boolean", default: false },

@@ -195,6 +195,46 @@ describe("PDF to Excel", () => {
     expect(facts).toMatchObject({ tables: 1, dates: 5 });
   });
 
+  it("joins a ruled table's last row, carried over to the next page alone, to its table", async () => {
+    // A browser breaks a table between any two rows: one row of a ruled grid at the top of page 2
+    // was no table (one row), and its cells were lost.
+    const carried: TableSpec = {
+      ...invoice,
+      rows: [["Insurance", amount("1", 1), amount("8.00", 8), amount("8.00", 8)]],
+    };
+    const frame: TableSpec = {
+      ...invoice,
+      columns: [
+        { width: 300, align: "left" },
+        { width: 80, align: "left" },
+      ],
+      rows: [["Signed", "Date"]],
+    };
+    const { workbook } = await convert(
+      tablesPdf([
+        { tables: [invoice] },
+        { tables: [carried], after: ["Thank you for your order."] },
+        { tables: [frame] },
+      ]),
+      { text_sheet: true },
+    );
+    expect(workbook.worksheets.map((s) => s.name)).toEqual(["Pages 1-2", "Text"]);
+    const rows = values(sheet(workbook, "Pages 1-2"));
+    expect(rows.map((row) => row[0])).toEqual([
+      "Item",
+      "Steel widget, large model",
+      "Discount",
+      "Shipping",
+      "Insurance",
+    ]);
+    expect(rows[4]).toEqual(["Insurance", 1, 8, 8]);
+    // The carried row is not text of page 2; a lone ruled row that continues nothing stays text.
+    expect(values(sheet(workbook, "Text"))).toEqual([
+      [2, "Thank you for your order."],
+      [3, "Signed  Date"],
+    ]);
+  });
+
   it("merges a borderless group header over its columns and the labels beside it down", async () => {
     const table: TableSpec = {
       ruled: false,

@@ -1,7 +1,9 @@
 /**
  * Tables drawn with vector lines: the grids of the page's rules (ruled-grid.ts, shared with PDF to
  * Word) with at least 2 columns and 2 rows; every word goes to the cell its centre lies in, and a
- * cell's lines are joined.
+ * cell's lines are joined. A grid of one row and 2 or more columns is kept apart, with its words
+ * left among the page's others: it may be the last row of the previous page's table, carried
+ * over (a browser breaks a table between any two rows).
  */
 import { findRuledGrids, type RuledGrid } from "../ruled-grid.ts";
 import type { Rule } from "../structured-text.ts";
@@ -10,16 +12,20 @@ import type { Table, TableRow } from "./table-model.ts";
 
 export interface RuledResult {
   readonly tables: Omit<Table, "headerRows">[];
-  /** Words not inside any table. */
+  /** Words not inside any table (those of the lone rows among them). */
   readonly rest: Word[];
+  /** Grids of one row, top to bottom, with their words. */
+  readonly loneRows: { readonly table: Omit<Table, "headerRows">; readonly words: Word[] }[];
 }
 
 export function findRuledTables(page: number, rules: readonly Rule[], words: readonly Word[]): RuledResult {
   const tables: Omit<Table, "headerRows">[] = [];
+  const loneRows: RuledResult["loneRows"][number][] = [];
   let rest = [...words];
   for (const grid of findRuledGrids(rules)) {
-    // One row or one column of boxes is a frame or a form line: its text is left to the borderless finder.
-    if (grid.xs.length < 3 || grid.ys.length < 3) continue;
+    // One column of boxes is a frame: its text is left to the borderless finder; so is one row's,
+    // kept aside too.
+    if (grid.xs.length < 3 || grid.ys.length < 2) continue;
     const { box } = grid;
     const inside = (word: Word) => {
       const x = centerX(word.box);
@@ -28,10 +34,16 @@ export function findRuledTables(page: number, rules: readonly Rule[], words: rea
     };
     const mine = rest.filter(inside);
     if (mine.length === 0) continue;
+    const table = { page, box, columns: grid.xs, rows: fillGrid(grid, mine), ruled: true };
+    if (grid.ys.length === 2) {
+      loneRows.push({ table, words: mine });
+      continue;
+    }
     rest = rest.filter((word) => !inside(word));
-    tables.push({ page, box, columns: grid.xs, rows: fillGrid(grid, mine), ruled: true });
+    tables.push(table);
   }
-  return { tables, rest };
+  loneRows.sort((a, b) => a.table.box[1] - b.table.box[1]);
+  return { tables, rest, loneRows };
 }
 
 /** The grid's cells (a position already taken by a merged cell stays with it), with their words. */
