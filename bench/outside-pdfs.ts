@@ -108,12 +108,12 @@ const LOREM =
 
 function reportHtml(): string {
   const section = (n: number) =>
-    `<h2>Section ${n}: Results of region ${n}</h2><div class="cols">${Array.from({ length: 6 }, (_, i) => `<p>${n}.${i + 1} ${LOREM}</p>`).join("")}</div>
+    `<h2 id="s${n}">Section ${n}: Results of region ${n}</h2><div class="cols">${Array.from({ length: 6 }, (_, i) => `<p>${n}.${i + 1} ${LOREM}</p>`).join("")}</div>
      <ul><li>Stores opened: ${n * 3}</li><li>Stores closed: ${n}</li></ul>
      <table><tr><th>Region</th><th>Q1</th><th>Q2</th><th>Q3</th></tr>${Array.from({ length: 5 }, (_, r) => `<tr><td>R${n}-${r + 1}</td><td class="n">${(n * 100 + r * 7).toLocaleString("en")}</td><td class="n">${n * 110 + r}</td><td class="n">${n * 120 - r}</td></tr>`).join("")}</table>`;
   return html(
     "Annual report",
-    `<h1>Annual report 2026</h1>${Array.from({ length: 8 }, (_, i) => section(i + 1)).join("")}`,
+    `<h1>Annual report 2026</h1><ol>${Array.from({ length: 8 }, (_, i) => `<li><a href="#s${i + 1}">Region ${i + 1}</a></li>`).join("")}</ol>${Array.from({ length: 8 }, (_, i) => section(i + 1)).join("")}`,
   );
 }
 

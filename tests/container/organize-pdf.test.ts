@@ -174,6 +174,37 @@ describe("Organize PDF", () => {
     expect(removed.get("Lang").asString()).toBe("de-DE");
   });
 
+  it("keeps links to destinations named in the catalog's /Dests, as Chromium writes them", async () => {
+    // Chromium's internal links are "/Dest /s3" with a /Dests dictionary in the catalog: MuPDF's
+    // rearrangement dropped the dictionary and every such link (a name is no destination to it).
+    const doc = textPdfDocument("Named", 3);
+    const page = doc.findPage(0);
+    page.put("Annots", [
+      doc.addObject({ Type: "Annot", Subtype: "Link", Rect: [72, 100, 300, 130], Dest: doc.newName("s3") }),
+      doc.addObject({
+        Type: "Annot",
+        Subtype: "Link",
+        Rect: [72, 200, 300, 230],
+        A: { S: "GoTo", D: doc.newName("s2") },
+      }),
+    ]);
+    doc
+      .getTrailer()
+      .get("Root")
+      .put("Dests", { s2: [doc.findPage(1), doc.newName("Fit")], s3: [doc.findPage(2), doc.newName("Fit")] });
+    const source = save(doc);
+    const targets = (bytes: Uint8Array, index: number) => {
+      const organized = openPdf(bytes);
+      return organized
+        .loadPage(index)
+        .getLinks()
+        .map((link) => organized.resolveLink(link) + 1);
+    };
+    expect(targets((await organize(source, "3,2,1")).bytes, 2)).toEqual([1, 2]);
+    // Page 3 removed: the link to it goes, the other stays.
+    expect(targets((await organize(source, "1,2")).bytes, 0)).toEqual([2]);
+  });
+
   it("accepts runs and writes orders back in the shortest form", () => {
     const parsed = parseOrder("1-3, 5@90, 0", 5);
     expect(parsed.ok && parsed.pages.map((page) => page.source)).toEqual([1, 2, 3, 5, 0]);

@@ -38,6 +38,7 @@ export function shareable(
 export function rearrangePages(doc: mupdf.PDFDocument, indices: readonly number[]): void {
   const annots = annotationsByPage(doc);
   shareInheritedValues(doc);
+  destinationsAsNameTree(doc);
   const saved = new Map<string, mupdf.PDFObject>();
   doc
     .getTrailer()
@@ -61,6 +62,78 @@ export function rearrangePages(doc: mupdf.PDFDocument, indices: readonly number[
     else if (key === "AcroForm") restoreForm(doc, catalog, value, gone);
     else if (ORDER_KEYS.has(key) && !inOrder) continue;
     else if (!reachesRemoved(value, gone)) catalog.put(key, value);
+  }
+}
+
+/**
+ * The catalog's /Dests dictionary (PDF 1.1's named destinations, which Chromium writes) moved into
+ * the /Names /Dests tree: MuPDF's rearrangement keeps the tree's destinations of kept pages and
+ * the links that use them, but drops the dictionary first, and with it every link that named one.
+ */
+function destinationsAsNameTree(doc: mupdf.PDFDocument): void {
+  const catalog = doc.getTrailer().get("Root");
+  const dictionary = catalog.get("Dests");
+  if (!dictionary.isDictionary()) return;
+  const all = new Map<string, mupdf.PDFObject>();
+  dictionary.forEach((value, key) => {
+    all.set(String(key), value);
+  });
+  // MuPDF.js's loadNameTree throws on a catalog without /Names: the tree is read here.
+  nameTreeEntries(catalog.get("Names", "Dests"), all, 0);
+  const names = doc.newArray();
+  for (const key of [...all.keys()].sort()) {
+    names.push(doc.newString(key));
+    names.push(all.get(key) as mupdf.PDFObject);
+  }
+  let trees = catalog.get("Names");
+  if (!trees.isDictionary()) {
+    trees = doc.addObject(doc.newDictionary());
+    catalog.put("Names", trees);
+  }
+  const tree = doc.newDictionary();
+  tree.put("Names", names);
+  trees.put("Dests", doc.addObject(tree));
+  catalog.delete("Dests");
+  // A destination named by a name object is one of the dictionary's, by a string one of the tree's:
+  // MuPDF keeps only the latter (a link with "/Dest /s1" was dropped as going nowhere).
+  for (let i = 0; i < doc.countPages(); i++) {
+    const annots = doc.findPage(i).get("Annots");
+    if (annots.isArray()) for (let a = 0; a < annots.length; a++) namedAsString(doc, annots.get(a));
+  }
+  const seen = new Set<number>();
+  const pending = [catalog.get("Outlines", "First")];
+  while (pending.length > 0 && seen.size < MAX_WALK) {
+    const item = pending.pop() as mupdf.PDFObject;
+    if (!item.isDictionary() || (item.isIndirect() && seen.has(item.asIndirect()))) continue;
+    if (item.isIndirect()) seen.add(item.asIndirect());
+    namedAsString(doc, item);
+    pending.push(item.get("First"), item.get("Next"));
+  }
+}
+
+/** An annotation's or outline item's /Dest, or its GoTo action's /D, that is a name, as a string. */
+function namedAsString(doc: mupdf.PDFDocument, holder: mupdf.PDFObject): void {
+  if (!holder.isDictionary()) return;
+  const dest = holder.get("Dest");
+  if (dest.isName()) holder.put("Dest", doc.newString(dest.asName()));
+  const action = holder.get("A");
+  if (action.isDictionary() && action.get("S").asName() === "GoTo" && action.get("D").isName())
+    action.put("D", doc.newString(action.get("D").asName()));
+}
+
+/** Deeper than any real name tree; a deeper one (a cycle) is read no further. */
+const MAX_TREE_DEPTH = 32;
+
+/** The entries of the name tree under `node` into `into` (the tree's own win over what is there). */
+function nameTreeEntries(node: mupdf.PDFObject, into: Map<string, mupdf.PDFObject>, depth: number): void {
+  if (!node.isDictionary() || depth > MAX_TREE_DEPTH) return;
+  const kids = node.get("Kids");
+  if (kids.isArray()) for (let i = 0; i < kids.length; i++) nameTreeEntries(kids.get(i), into, depth + 1);
+  const names = node.get("Names");
+  if (!names.isArray()) return;
+  for (let i = 0; i + 1 < names.length; i += 2) {
+    const key = names.get(i);
+    if (key.isString()) into.set(key.asString(), names.get(i + 1));
   }
 }
 
