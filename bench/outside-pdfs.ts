@@ -177,7 +177,12 @@ async function chromiumPdfs(dir: string): Promise<string[]> {
       made.push(file);
     };
     await print("chromium-invoice", invoiceHtml(logo));
-    await print("chromium-report", reportHtml(), { format: "Letter", margin: { top: "2cm", bottom: "2cm" } });
+    // With the browser's own header (date, title) and footer (address, "page / pages").
+    await print("chromium-report", reportHtml(), {
+      format: "Letter",
+      margin: { top: "2cm", bottom: "2cm" },
+      displayHeaderFooter: true,
+    });
     await print("chromium-languages", languagesHtml());
     await print("chromium-form-landscape", formHtml(), { landscape: true, tagged: false, outline: false });
   } finally {
