@@ -50,7 +50,9 @@ import {
   TOOLS,
   type ToolId,
 } from "../contract/index.ts";
+import { MAX_JOB_PIXELS } from "../engines/pdf/pdf-to-jpg.ts";
 import { textPdf } from "../tests/container/fixtures.ts";
+import { DEFAULT_RESOLUTION } from "../tools/pdf-to-jpg/tool.ts";
 import { BenchClient, gradientPng, median, percentile, taskForm, withStack } from "./api-driver.ts";
 
 export const WIDE_CORPUS = resolve(import.meta.dirname, "../../shared/corpus-wide");
@@ -139,6 +141,8 @@ export interface PdfReference {
   readonly pages: number | undefined;
   /** pdfinfo opens the file and counts pages but gives none of them a size. */
   readonly readsNoPage: boolean;
+  /** The square points of the pages pdfinfo gives a size; undefined past MAX_SIZED_PAGES pages. */
+  readonly area: number | undefined;
   /** pdftotext finds some text on the first pages. */
   readonly hasText: boolean;
   /** pdftotext reads the first pages at all (a decode bomb keeps it past its time limit). */
@@ -158,8 +162,10 @@ export async function pdfReference(file: string): Promise<PdfReference> {
   // does not support as unencrypted garbage: "Unsupported version/revision").
   const encrypted = /password/i.test(info.stderr) || /invalid password/i.test(check.stderr);
   const counted = Number(/^Pages:\s+(\d+)/m.exec(info.stdout)?.[1] ?? Number.NaN);
-  const sized =
-    info.code === 0 && counted > 0 && counted <= MAX_SIZED_PAGES ? await sizedPages(file, counted) : counted;
+  const { pages: sized, area } =
+    info.code === 0 && counted > 0 && counted <= MAX_SIZED_PAGES
+      ? await sizedPages(file, counted)
+      : { pages: counted, area: undefined };
   const readsNoPage = counted > 0 && sized === 0;
   // Within a job's memory (1 GiB of address space): poppler says "Out of memory" on a stream that
   // decodes to more, as a JBIG2 page of 100,000 × 100,000 does.
@@ -173,6 +179,7 @@ export async function pdfReference(file: string): Promise<PdfReference> {
     encrypted,
     pages: Number.isFinite(sized) && !readsNoPage ? sized : undefined,
     readsNoPage,
+    area,
     hasText: (text?.stdout.trim().length ?? 0) > 0,
     outOfMemory: /out of memory/i.test(text?.stderr ?? ""),
     textReadable: text?.code === 0,
@@ -187,19 +194,23 @@ const MAX_SIZED_PAGES = 2000;
  * or with a media box of some area (a crop box outside the media box, as in
  * boundingBox_invalid.pdf, gives a readable page the size 0 × 0; a page it cannot read has no box).
  */
-async function sizedPages(file: string, count: number): Promise<number> {
+async function sizedPages(file: string, count: number): Promise<{ pages: number; area: number | undefined }> {
   const list = await exec("pdfinfo", ["-box", "-f", "1", "-l", String(count), file]);
   const sizes = [...list.stdout.matchAll(/^Page\s+(\d+)\s+size:\s+([\d.]+) x ([\d.]+)/gm)];
-  if (sizes.length === 0) return count;
+  if (sizes.length === 0) return { pages: count, area: undefined };
   const boxed = new Set<string>();
   for (const [, page, x0, y0, x1, y1] of list.stdout.matchAll(
     /^Page\s+(\d+)\s+MediaBox:\s+([-\d.]+)\s+([-\d.]+)\s+([-\d.]+)\s+([-\d.]+)/gm,
   )) {
     if (Number(x1) !== Number(x0) && Number(y1) !== Number(y0)) boxed.add(page ?? "");
   }
-  return sizes.filter(
+  const read = sizes.filter(
     ([, page, width, height]) => (Number(width) > 0 && Number(height) > 0) || boxed.has(page ?? ""),
-  ).length;
+  );
+  return {
+    pages: read.length,
+    area: read.reduce((sum, [, , width, height]) => sum + Number(width) * Number(height), 0),
+  };
 }
 
 async function qpdfProblem(bytes: Uint8Array, password?: string): Promise<string | null> {
@@ -331,7 +342,7 @@ async function checkImage(bytes: Uint8Array, width: number, height: number): Pro
 }
 
 /** The entries of a ZIP, or of a single file given as such. */
-function entriesOf(bytes: Uint8Array): Uint8Array[] {
+export function entriesOf(bytes: Uint8Array): Uint8Array[] {
   // By signature at byte 0: a ZIP of stored PDFs has "%PDF-" in its first 1024 bytes, which the
   // sniffer (like PDF readers) takes for a PDF.
   const zip = bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04;
@@ -772,8 +783,12 @@ export function agreement(
       return pdf.outOfMemory ? "pdftotext runs out of a job's memory on it too" : null;
     if (code === "TOO_MANY_PAGES") {
       const limit = TOOLS[tool].input.maxPages;
-      return limit !== undefined && pdf.pages !== undefined && pdf.pages > limit
-        ? `pdfinfo counts ${pdf.pages} pages, over the tool's ${limit}`
+      if (limit !== undefined && pdf.pages !== undefined && pdf.pages > limit)
+        return `pdfinfo counts ${pdf.pages} pages, over the tool's ${limit}`;
+      // PDF to JPG's limit is the pixels of the pages at the resolution asked for (the sweep's: the default).
+      const pixels = (pdf.area ?? 0) * (DEFAULT_RESOLUTION / 72) ** 2;
+      return tool === "pdf-to-jpg" && pixels > MAX_JOB_PIXELS
+        ? `pdfinfo's pages make ${(pixels / 1e9).toFixed(2)} billion pixels at ${DEFAULT_RESOLUTION} dpi, over ${MAX_JOB_PIXELS / 1e9} billion`
         : null;
     }
     return null;
@@ -1005,6 +1020,58 @@ export function printTable(results: readonly SweepResult[]): void {
   for (const d of defects) console.log(`DEFECT ${d.tool} ${d.file}: ${d.outcome} — ${d.detail}`);
 }
 
+/**
+ * Runs `jobs` through the API of a stack started for the run, `concurrency` at a time: each result as
+ * runJob judges it, except that a converter restart during a job makes it a defect. Progress and
+ * defects go to stderr; `out` gets each result as a JSON line as it comes.
+ */
+export async function runSweep(
+  jobs: readonly SweepJob[],
+  references: { pdfs: Map<string, PdfReference>; images: Map<string, ImageReference> },
+  options: { concurrency: number; timeoutMs: number; out?: string | undefined },
+): Promise<SweepResult[]> {
+  const restarts: string[] = [];
+  const log = console.error;
+  console.error = (...args: unknown[]) => {
+    const line = args.map(String).join(" ");
+    if (line.includes("converter exited")) restarts.push(line);
+    log(...args);
+  };
+  try {
+    return await withStack({ raiseLimits: true }, async (url) => {
+      const client = new BenchClient(url);
+      return runPool(
+        jobs,
+        options.concurrency,
+        async (job) => {
+          const before = restarts.length;
+          const result = await runJob(client, job, options.timeoutMs, references);
+          // A converter that exited during the job is a defect whatever the task said.
+          if (restarts.length > before && result.verdict !== "defect") {
+            return {
+              ...result,
+              verdict: "defect" as const,
+              outcome: "restart",
+              detail: restarts.at(-1) ?? "",
+            };
+          }
+          return result;
+        },
+        (result, finished) => {
+          if (options.out !== undefined) appendFileSync(options.out, `${JSON.stringify(result)}\n`);
+          if (result.verdict === "defect" || finished % 50 === 0) {
+            const mark =
+              result.verdict === "defect" ? ` DEFECT ${result.tool} ${result.file} ${result.outcome}` : "";
+            process.stderr.write(`[${finished}/${jobs.length}]${mark}\n`);
+          }
+        },
+      );
+    });
+  } finally {
+    console.error = log;
+  }
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -1057,39 +1124,8 @@ async function main(): Promise<void> {
   const concurrency = Number(values.concurrency);
   const timeoutMs = Number(values.timeout) * 1000;
   console.log(`${chosen.length} jobs, ${concurrency} at a time, ${values.timeout} s per file (seed ${seed})`);
-  const restarts: string[] = [];
-  const log = console.error;
-  console.error = (...args: unknown[]) => {
-    const line = args.map(String).join(" ");
-    if (line.includes("converter exited")) restarts.push(line);
-    log(...args);
-  };
   const started = performance.now();
-  const results = await withStack({ raiseLimits: true }, async (url) => {
-    const client = new BenchClient(url);
-    return runPool(
-      chosen,
-      concurrency,
-      async (job) => {
-        const before = restarts.length;
-        const result = await runJob(client, job, timeoutMs, { pdfs, images });
-        // A converter that exited during the job is a defect whatever the task said.
-        if (restarts.length > before && result.verdict !== "defect") {
-          return { ...result, verdict: "defect" as const, outcome: "restart", detail: restarts.at(-1) ?? "" };
-        }
-        return result;
-      },
-      (result, finished) => {
-        if (values.out !== undefined) appendFileSync(values.out, `${JSON.stringify(result)}\n`);
-        if (result.verdict === "defect" || finished % 50 === 0) {
-          const mark =
-            result.verdict === "defect" ? ` DEFECT ${result.tool} ${result.file} ${result.outcome}` : "";
-          process.stderr.write(`[${finished}/${chosen.length}]${mark}\n`);
-        }
-      },
-    );
-  });
-  console.error = log;
+  const results = await runSweep(chosen, { pdfs, images }, { concurrency, timeoutMs, out: values.out });
   console.log(
     `\nSweep of ${pdfFiles.length} PDFs and ${imageFiles.length} images in ${((performance.now() - started) / 60_000).toFixed(1)} min\n`,
   );

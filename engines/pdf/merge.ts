@@ -1,6 +1,7 @@
 import * as mupdf from "mupdf";
 import { AppError, type JobFacts } from "../../contract/index.ts";
 import type { EngineHandler } from "../types.ts";
+import { documentLanguage, setDocumentLanguage } from "./document-language.ts";
 import { detachAnnotations, graftAnnotations, type PagePlacement, pageObjects } from "./graft-annotations.ts";
 import { DestinationRewriter } from "./graft-destinations.ts";
 import { FormMerger } from "./merge-forms.ts";
@@ -33,9 +34,11 @@ export const mergePdfs: EngineHandler<unknown> = async (inputs, _options, progre
     let links = 0;
     let signatures = 0;
     let repaired = 0;
+    const languages: (string | undefined)[] = [];
     for (const [fileIndex, input] of inputs.entries()) {
       const source = openPdf(input.bytes, fileIndex);
       if (wasRepaired(source)) repaired++;
+      languages.push(documentLanguage(source));
       try {
         const placement = { source, target, offset: target.countPages() };
         const counts = appendFile(placement, { outline, forms, fileIndex, fileName: input.name });
@@ -49,6 +52,7 @@ export const mergePdfs: EngineHandler<unknown> = async (inputs, _options, progre
       progress(Math.round(((fileIndex + 1) / inputs.length) * GRAFT_PROGRESS));
     }
     outline.finish();
+    setDocumentLanguage(target, languages);
     const facts: JobFacts = {
       pages: target.countPages(),
       files: inputs.length,

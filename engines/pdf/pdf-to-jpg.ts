@@ -21,7 +21,7 @@ import { asPdfJobError } from "./write-pdf.ts";
  * copy. Text pages measured 0.15–0.25 bytes a pixel at quality 85 (less at the 75 used now) and photographs up to 0.5, so
  * 1.2 gigapixels (about 570 Letter pages at 150 dpi, 140 at 300 dpi) stays near 300 MB each.
  */
-const MAX_JOB_PIXELS = 1_200_000_000;
+export const MAX_JOB_PIXELS = 1_200_000_000;
 
 export interface PdfToJpgOptions {
   readonly conversion_mode: "convert-pages" | "extract-images";

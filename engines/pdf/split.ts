@@ -2,6 +2,7 @@ import * as mupdf from "mupdf";
 import { AppError, type JobFacts, type PageRange } from "../../contract/index.ts";
 import type { EngineHandler } from "../types.ts";
 import { type ZipEntry, zipFiles } from "../zip.ts";
+import { documentLanguage, setDocumentLanguage } from "./document-language.ts";
 import {
   detachAnnotations,
   graftPageAnnotations,
@@ -141,6 +142,7 @@ function writePart(prepared: PreparedSource, part: PageRange): Uint8Array {
       }
       rewriter.attach(map, targetPages);
       writePageLabels(target, prepared.labels, from, to);
+      setDocumentLanguage(target, [documentLanguage(source)]);
     } finally {
       map.destroy();
     }

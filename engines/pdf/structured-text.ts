@@ -201,8 +201,35 @@ interface CharStyle {
   readonly color: string;
 }
 
+/**
+ * Each text line's characters as code points, from MuPDF's JSON of the page, in the order `walk`
+ * visits the lines (the JSON writes every character whole). MuPDF.js's `walk` hands each character over as
+ * `String.fromCharCode` of its code point, which keeps its low 16 bits: an emoji (U+1F389 as the
+ * private-use U+F389), a CJK Extension B ideograph (U+20041 as "A") or a mathematical letter
+ * came out as another character.
+ */
+function lineCodePoints(stext: mupdf.StructuredText): number[][] {
+  const lines: number[][] = [];
+  const page = JSON.parse(stext.asJSON()) as { blocks?: { lines?: { text?: string }[] }[] };
+  for (const block of page.blocks ?? [])
+    for (const line of block.lines ?? [])
+      lines.push([...(line.text ?? "")].map((c) => c.codePointAt(0) ?? 0));
+  return lines;
+}
+
+/**
+ * `c` as `walk` gives it, or the character of `codePoint` when that is outside the BMP and `c`
+ * is its low 16 bits (see lineCodePoints).
+ */
+function wholeCharacter(c: string, codePoint: number | undefined): string {
+  if (codePoint === undefined || codePoint <= 0xffff || c.length !== 1) return c;
+  return (codePoint & 0xffff) === c.charCodeAt(0) ? String.fromCodePoint(codePoint) : c;
+}
+
 function collectBlocks(stext: mupdf.StructuredText): PageBlock[] {
   const blocks: PageBlock[] = [];
+  const codePoints = lineCodePoints(stext);
+  let lineIndex = -1;
   let lines: TextLine[] = [];
   let blockBox: Box = [0, 0, 0, 0];
   let line: { box: Box; wmode: number; dir: [number, number]; chars: [TextChar, CharStyle][] } | null = null;
@@ -233,10 +260,12 @@ function collectBlocks(stext: mupdf.StructuredText): PageBlock[] {
     },
     beginLine(bbox, wmode, direction) {
       line = { box: toBox(bbox), wmode, dir: [direction[0], direction[1]], chars: [] };
+      lineIndex++;
     },
     onChar(c, origin, font, size, quad, color) {
+      const codePoint = codePoints[lineIndex]?.[line?.chars.length ?? 0];
       line?.chars.push([
-        { c, box: quadBox(quad), x: origin[0], y: origin[1] },
+        { c: wholeCharacter(c, codePoint), box: quadBox(quad), x: origin[0], y: origin[1] },
         { font: factsOf(font), size, color: hexColor(color) },
       ]);
     },

@@ -18,6 +18,8 @@ export interface PdfOptions {
   readonly field?: readonly [string, string];
   /** A signed signature field whose value references the catalog (a DocMDP signature does). */
   readonly signed?: boolean;
+  /** The document's language (the catalog's /Lang). */
+  readonly lang?: string;
 }
 
 export type OutlineSpec = readonly [title: string, page: number, children?: readonly OutlineSpec[]];
@@ -65,6 +67,7 @@ export function textPdfDocument(label: string, pages: number, options: PdfOption
   }
   if (options.field) addTextField(doc, options.field[0], options.field[1]);
   if (options.signed) addSignedField(doc);
+  if (options.lang) doc.getTrailer().get("Root").put("Lang", doc.newString(options.lang));
   return doc;
 }
 

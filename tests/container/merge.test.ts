@@ -27,7 +27,17 @@ async function merge(...files: [string, Uint8Array][]) {
   return { ...output, doc: openPdf(output.bytes), progress };
 }
 
+const languageOf = (doc: ReturnType<typeof openPdf>) => doc.getTrailer().get("Root", "Lang").asString();
+
 describe("mergePdfs", () => {
+  it("keeps the documents' language when they all have the same one", async () => {
+    // A new document had none: screen readers read merged German reports in their own default.
+    const german = (label: string) => textPdf(label, 1, { lang: "de-DE" });
+    expect(languageOf((await merge(["a.pdf", german("A")], ["b.pdf", german("B")])).doc)).toBe("de-DE");
+    const mixed = await merge(["a.pdf", german("A")], ["b.pdf", textPdf("B", 1, { lang: "fr" })]);
+    expect(mixed.doc.getTrailer().get("Root", "Lang").isNull()).toBe(true);
+  });
+
   it("keeps every page in the order given", async () => {
     const { doc, facts, progress } = await merge(
       ["a.pdf", textPdf("A", 3)],

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { organizePdf } from "../../tools/organize-pdf/organize.ts";
 import { formatOrder, parseOrder } from "../../tools/organize-pdf/page-order.ts";
 import { popplerPages, popplerPageTexts } from "../support/poppler.ts";
+import { pdfOfObjects } from "../worker/fixtures.ts";
 import { engineFailure } from "./engine-failure.ts";
 import {
   countPageObjects,
@@ -11,7 +12,9 @@ import {
   openPdf,
   pageText,
   pdfInput,
+  save,
   textPdf,
+  textPdfDocument,
 } from "./fixtures.ts";
 
 async function organize(bytes: Uint8Array, order: string) {
@@ -85,6 +88,121 @@ describe("Organize PDF", () => {
     const pages = [0, 1, 2].map((index) => doc.findPage(index).asIndirect());
     expect(new Set(pages).size).toBe(3);
     expect(linksOf(doc, 1)).toEqual(["#page=3", "https://example.com/Twice"]);
+  });
+
+  it("keeps text whose fonts the pages inherit from a direct /Resources on the page tree", async () => {
+    // Resources and MediaBox only on the root, /Rotate on inner nodes: MuPDF's rearrangement gives
+    // every page the root's dictionary itself, and a compacting save renumbered its font once per
+    // page (the font reference then pointed nowhere: /Font << >>, no text on any page).
+    const text = (words: string) => {
+      const content = `BT /F1 24 Tf 72 700 Td (${words}) Tj ET`;
+      return `<< /Length ${content.length} >>\nstream\n${content}\nendstream`;
+    };
+    const source = pdfOfObjects([
+      "<< /Type /Catalog /Pages 2 0 R >>",
+      "<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 3 /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> >>",
+      "<< /Type /Pages /Parent 2 0 R /Kids [6 0 R 7 0 R] /Count 2 /Rotate 90 >>",
+      "<< /Type /Page /Parent 2 0 R /Contents 10 0 R >>",
+      "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+      "<< /Type /Page /Parent 3 0 R /Contents 8 0 R >>",
+      "<< /Type /Page /Parent 3 0 R /Contents 9 0 R >>",
+      text("Inherited one"),
+      text("Inherited two"),
+      text("Own three"),
+    ]);
+    const output = await organize(source, "3,2,1,1");
+    expect(popplerPageTexts(output.bytes)).toEqual([
+      "Own three",
+      "Inherited two",
+      "Inherited one",
+      "Inherited one",
+    ]);
+    expect(popplerPages(output.bytes).map((page) => page.rotation)).toEqual([0, 90, 90, 90]);
+  });
+
+  it("keeps a repeated page's link actions pointing at their pages", async () => {
+    // The link's action is a direct dictionary: the copy shared it, and the save renumbered the
+    // page reference inside it twice.
+    const doc = new mupdf.PDFDocument(textPdf("Direct", 3));
+    const page = doc.findPage(0);
+    const link = doc.addObject({
+      Type: "Annot",
+      Subtype: "Link",
+      Rect: [72, 100, 300, 130],
+      A: { S: "GoTo", D: [doc.findPage(2), doc.newName("Fit")] },
+    });
+    page.put("Annots", [link]);
+    const output = await organize(save(doc), "1,1,3");
+    const organized = openPdf(output.bytes);
+    expect(linksOf(organized, 0)).toEqual(["#page=3&view=Fit"]);
+    expect(linksOf(organized, 1)).toEqual(["#page=3&view=Fit"]);
+  });
+
+  it("keeps the form, attachments, language and metadata of the catalog, without what removed pages held", async () => {
+    // MuPDF's rearrangement keeps only /Pages, /Outlines, /OCProperties and destinations in the
+    // catalog: every form field stopped being one, even with every page kept.
+    const doc = textPdfDocument("Form", 3, { field: ["name", "Ada"] });
+    const root = doc.getTrailer().get("Root");
+    const attachment = doc.addObject({ Type: "Filespec", F: doc.newString("notes.txt") });
+    root.put("Names", { EmbeddedFiles: { Names: [doc.newString("notes.txt"), attachment] } });
+    root.put("Lang", doc.newString("de-DE"));
+    root.put("ViewerPreferences", { DisplayDocTitle: true });
+    root.put("PageLabels", { Nums: [0, { S: doc.newName("r") }] });
+    root.put("OpenAction", [doc.findPage(0), doc.newName("Fit")]);
+    const source = save(doc);
+    const catalogOf = (bytes: Uint8Array) => openPdf(bytes).getTrailer().get("Root");
+
+    const reordered = catalogOf((await organize(source, "3,2,1")).bytes);
+    expect(reordered.get("AcroForm", "Fields").length).toBe(1);
+    expect(reordered.get("AcroForm", "Fields", 0, "V").asString()).toBe("Ada");
+    expect(reordered.get("Names", "EmbeddedFiles", "Names", 0).asString()).toBe("notes.txt");
+    expect(reordered.get("Lang").asString()).toBe("de-DE");
+    expect(reordered.get("ViewerPreferences", "DisplayDocTitle").asBoolean()).toBe(true);
+    expect(reordered.get("OpenAction").isArray()).toBe(true);
+    // Labels follow page positions: after a new order they would name the wrong pages.
+    expect(reordered.get("PageLabels").isNull()).toBe(true);
+    expect(
+      catalogOf((await organize(source, "1-3@90")).bytes)
+        .get("PageLabels")
+        .isNull(),
+    ).toBe(false);
+
+    // Page 1, with the field's widget and the open action's target, removed: both go.
+    const removed = catalogOf((await organize(source, "2,3")).bytes);
+    expect(removed.get("AcroForm").isNull()).toBe(true);
+    expect(removed.get("OpenAction").isNull()).toBe(true);
+    expect(removed.get("Lang").asString()).toBe("de-DE");
+  });
+
+  it("keeps links to destinations named in the catalog's /Dests, as Chromium writes them", async () => {
+    // Chromium's internal links are "/Dest /s3" with a /Dests dictionary in the catalog: MuPDF's
+    // rearrangement dropped the dictionary and every such link (a name is no destination to it).
+    const doc = textPdfDocument("Named", 3);
+    const page = doc.findPage(0);
+    page.put("Annots", [
+      doc.addObject({ Type: "Annot", Subtype: "Link", Rect: [72, 100, 300, 130], Dest: doc.newName("s3") }),
+      doc.addObject({
+        Type: "Annot",
+        Subtype: "Link",
+        Rect: [72, 200, 300, 230],
+        A: { S: "GoTo", D: doc.newName("s2") },
+      }),
+    ]);
+    doc
+      .getTrailer()
+      .get("Root")
+      .put("Dests", { s2: [doc.findPage(1), doc.newName("Fit")], s3: [doc.findPage(2), doc.newName("Fit")] });
+    const source = save(doc);
+    const targets = (bytes: Uint8Array, index: number) => {
+      const organized = openPdf(bytes);
+      return organized
+        .loadPage(index)
+        .getLinks()
+        .map((link) => organized.resolveLink(link) + 1);
+    };
+    expect(targets((await organize(source, "3,2,1")).bytes, 2)).toEqual([1, 2]);
+    // Page 3 removed: the link to it goes, the other stays.
+    expect(targets((await organize(source, "1,2")).bytes, 0)).toEqual([2]);
   });
 
   it("accepts runs and writes orders back in the shortest form", () => {

@@ -20,7 +20,7 @@ import {
   UNREADABLE_LINES,
   unreadableTextPdf,
 } from "./fixtures.ts";
-import { drawnPdf, type GlyphText, hiddenTextPdfs, htmlPdf, textAt } from "./rich-pdf.ts";
+import { astralTextPdf, drawnPdf, type GlyphText, hiddenTextPdfs, htmlPdf, textAt } from "./rich-pdf.ts";
 
 async function convert(bytes: Uint8Array) {
   const progress: number[] = [];
@@ -39,6 +39,11 @@ function width(text: string, size = 11): number {
 }
 
 describe("PDF to Word", () => {
+  it("keeps emoji and CJK Extension B characters (outside the BMP)", async () => {
+    const { paragraphs } = await convert(astralTextPdf());
+    expect(paragraphs.map((paragraph) => paragraph.text)).toContain("Party: \u{1F389}\u{20041}");
+  });
+
   it("keeps headings as Heading styles, run styles, lists and a ruled table", async () => {
     const pdf = htmlPdf(`<html><body>
       <h1>Annual Report</h1>

@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import * as mupdf from "mupdf";
 import sharp from "sharp";
+import { pdfOfObjects } from "../worker/fixtures.ts";
 import { save } from "./fixtures.ts";
 
 /** An HTML document laid out on A4 pages by MuPDF and written as a PDF. */
@@ -174,4 +175,27 @@ export async function hiddenTextPdfs(): Promise<{ text: string; bytes: Uint8Arra
     { text: "Grandes Clienteles, March\u00e9s", bytes: operatorInArray },
     { text: "hello world", bytes: save(doc) },
   ];
+}
+
+/**
+ * One line "Party: AB" in Helvetica whose /ToUnicode maps A to U+1F389 (an emoji) and B to
+ * U+20041 (a CJK Extension B ideograph): characters outside the BMP, as an emoji font or a
+ * Chinese name in a Chromium-printed page gives them.
+ */
+export function astralTextPdf(): Uint8Array {
+  const cmap = [
+    "/CIDInit /ProcSet findresource begin 12 dict begin begincmap",
+    "/CMapName /Astral def 1 begincodespacerange <00> <FF> endcodespacerange",
+    "2 beginbfchar <41> <D83CDF89> <42> <D840DC41> endbfchar",
+    "endcmap CMapName currentdict /CMap defineresource pop end end",
+  ].join("\n");
+  const content = "BT /F1 24 Tf 72 700 Td (Party: AB) Tj ET";
+  return pdfOfObjects([
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>",
+    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /ToUnicode 6 0 R >>",
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    `<< /Length ${cmap.length} >>\nstream\n${cmap}\nendstream`,
+  ]);
 }

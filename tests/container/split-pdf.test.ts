@@ -87,6 +87,14 @@ function formPdf(): Uint8Array {
 }
 
 describe("splitPdf", () => {
+  it("gives every part the document's language", async () => {
+    const { parts } = await split(textPdf("Bericht", 2, { lang: "de-DE" }), { split_mode: "every-page" });
+    expect(parts.map((part) => part.doc.getTrailer().get("Root", "Lang").asString())).toEqual([
+      "de-DE",
+      "de-DE",
+    ]);
+  });
+
   it("makes one part per range, in the order typed, named after the source and the range", async () => {
     const { parts, facts, kind, name, progress } = await split(textPdf("R", 10), {
       page_ranges: "1-3, 5,7-9",

@@ -2,7 +2,7 @@ import * as mupdf from "mupdf";
 import { describe, expect, it } from "vitest";
 import { withoutOperatorsInArrays } from "../../engines/pdf/hidden-text.ts";
 import { readPageText, textLines } from "../../engines/pdf/structured-text.ts";
-import { drawnPdf, hiddenTextPdfs, textAt } from "./rich-pdf.ts";
+import { astralTextPdf, drawnPdf, hiddenTextPdfs, textAt } from "./rich-pdf.ts";
 
 async function firstPage(content: string, image?: { width: number; height: number }) {
   const bytes = await drawnPdf([{ content, ...(image ? { image } : {}) }]);
@@ -32,6 +32,13 @@ describe("structured text", () => {
     // y grows downwards: the title (baseline 842 - 770 = 72) is above the others.
     expect(lines[0]?.baseline).toBeCloseTo(72, 0);
     expect(title?.chars).toHaveLength(5);
+  });
+
+  it("reads characters outside the BMP whole (emoji, CJK Extension B)", () => {
+    // MuPDF.js's walk gives U+1F389 as U+F389 and U+20041 as "A".
+    const doc = new mupdf.PDFDocument(astralTextPdf());
+    const [line] = textLines(readPageText(doc.loadPage(0), 0));
+    expect(line?.text.trim()).toBe("Party: \u{1F389}\u{20041}");
   });
 
   it("finds stroked and filled rules, fills and underlines", async () => {

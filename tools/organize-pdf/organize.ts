@@ -1,7 +1,8 @@
 /**
  * Organize PDF with MuPDF.js: the document keeps its own objects and MuPDF's page rearrangement
- * (pdf_rearrange_pages) puts the kept pages in their new order, dropping the bookmarks, links and
- * form fields that lead to removed pages and keeping the rest. A page listed twice gets a copy of
+ * (pdf_rearrange_pages, with the catalog entries it drops put back: rearrange.ts) puts the kept
+ * pages in their new order, dropping the bookmarks, links and form fields that lead to removed
+ * pages and keeping the rest. A page listed twice gets a copy of
  * its own (a page object has one place in the page tree); a blank page takes the size of the page
  * before it. Turns are added to each page's /Rotate: nothing is redrawn.
  */
@@ -10,6 +11,7 @@ import { AppError, pageRangeErrorContext } from "../../contract/index.ts";
 import { editPdf } from "../../engines/pdf/edit-pdf.ts";
 import type { EngineHandler } from "../../engines/types.ts";
 import { type OrderedPage, parseOrder } from "./page-order.ts";
+import { rearrangePages, shareable, shareInheritedValues } from "./rearrange.ts";
 
 /** Size of a blank page when the order has no other page to take it from: A4. */
 const A4: mupdf.Rect = [0, 0, 595.28, 841.89];
@@ -42,9 +44,10 @@ export const organizePdf: EngineHandler<{ order?: string | undefined }> = (input
       throw new AppError("INVALID_OPTIONS", "The page order does not fit the document.", context);
     }
     const order = parsed.pages;
+    shareInheritedValues(doc);
     const indices = placePages(doc, order, count);
     progress(30);
-    doc.rearrangePages(indices);
+    rearrangePages(doc, indices);
     progress(70);
     let turned = 0;
     for (const [index, page] of order.entries()) {
@@ -123,13 +126,15 @@ function copyPage(doc: mupdf.PDFDocument, index: number): mupdf.PDFObject {
   const original = doc.findPage(index);
   const copy = doc.newDictionary();
   copy.put("Type", doc.newName("Page"));
+  // Inherited values are indirect already (shareInheritedValues); the page's own are made so.
   for (const key of INHERITED_KEYS) {
-    const value = original.getInheritable(key);
+    const own = original.get(key);
+    const value = own.isNull() ? original.getInheritable(key) : shareable(doc, original, key, own);
     if (!value.isNull()) copy.put(key, value);
   }
   for (const key of PAGE_KEYS) {
     const value = original.get(key);
-    if (!value.isNull()) copy.put(key, value);
+    if (!value.isNull()) copy.put(key, shareable(doc, original, key, value));
   }
   const page = doc.addObject(copy);
   const annots = original.get("Annots");
@@ -140,9 +145,12 @@ function copyPage(doc: mupdf.PDFDocument, index: number): mupdf.PDFObject {
       const subtype = annot.get("Subtype").asName();
       if (!annot.isDictionary() || subtype === "Widget" || subtype === "Popup") continue;
       const twin = doc.newDictionary();
+      const entries: [string, mupdf.PDFObject][] = [];
       annot.forEach((value, key) => {
-        if (key !== "P" && key !== "Popup" && key !== "IRT" && key !== "StructParent") twin.put(key, value);
+        if (key !== "P" && key !== "Popup" && key !== "IRT" && key !== "StructParent")
+          entries.push([String(key), value]);
       });
+      for (const [key, value] of entries) twin.put(key, shareable(doc, annot, key, value));
       twin.put("P", page);
       copies.push(doc.addObject(twin));
     }

@@ -18,6 +18,12 @@ export interface PageTables {
   readonly text: string[];
   /** Whether the page has any text at all (a scan has none). */
   readonly hasText: boolean;
+  /**
+   * A ruled row of one line above the page's tables, whose words no table took: the last row of the
+   * previous page's table when its columns are that table's (join-pages.ts), with the page's text
+   * without it. Else its words stay in `text`.
+   */
+  readonly carriedRow?: { readonly table: Table; readonly text: string[] };
 }
 
 export function tablesOfPage(page: mupdf.Page, pageNumber: number): PageTables {
@@ -32,7 +38,26 @@ export function tablesOfPage(page: mupdf.Page, pageNumber: number): PageTables {
       const rows = table.ruled ? table.rows : mergeHeaderDown(table.rows, headerRows);
       return { ...table, rows, headerRows };
     });
-  const across = textRows(borderless.rest).map((row) => row.phrases.map((phrase) => phrase.text).join("  "));
-  const text = [...across, ...crossLineTexts(content)];
-  return { page: pageNumber, tables, text, hasText: words.length > 0 || text.length > 0 };
+  const textOf = (rest: typeof borderless.rest) => [
+    ...textRows(rest).map((row) => row.phrases.map((phrase) => phrase.text).join("  ")),
+    ...crossLineTexts(content),
+  ];
+  const text = textOf(borderless.rest);
+  const found = { page: pageNumber, tables, text, hasText: words.length > 0 || text.length > 0 };
+  const left = new Set(borderless.rest);
+  const carried = ruled.loneRows[0];
+  if (
+    carried === undefined ||
+    !carried.words.every((word) => left.has(word)) ||
+    tables.some((table) => table.box[1] < carried.table.box[1])
+  )
+    return found;
+  const taken = new Set(carried.words);
+  return {
+    ...found,
+    carriedRow: {
+      table: { ...carried.table, headerRows: 0 },
+      text: textOf(borderless.rest.filter((word) => !taken.has(word))),
+    },
+  };
 }

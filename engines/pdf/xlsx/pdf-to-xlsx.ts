@@ -11,7 +11,7 @@ import { openPdf, wasRepaired } from "../open-pdf.ts";
 import { selectPageRanges } from "../page-selection.ts";
 import { asPdfJobError } from "../write-pdf.ts";
 import { conventionsOf } from "./cell-values.ts";
-import { joinContinuedTables } from "./join-pages.ts";
+import { joinPageTables } from "./join-pages.ts";
 import { type PageTables, tablesOfPage } from "./page-tables.ts";
 import { writeWorkbook } from "./write-xlsx.ts";
 
@@ -47,10 +47,16 @@ export const pdfToExcel: EngineHandler<PdfToExcelOptions> = async (inputs, optio
         pages: found.length,
       });
     }
-    const tables = joinContinuedTables(found.flatMap((page) => page.tables));
+    const carried = new Set<number>();
+    const tables = joinPageTables(found, carried);
     // With no table at all, the text itself is the result: it goes on the text sheet.
     const text =
-      options.text_sheet || tables.length === 0 ? found.map((p) => ({ page: p.page, lines: p.text })) : [];
+      options.text_sheet || tables.length === 0
+        ? found.map((p) => ({
+            page: p.page,
+            lines: carried.has(p.page) ? (p.carriedRow?.text ?? p.text) : p.text,
+          }))
+        : [];
     const conventions = conventionsOf(
       tables.flatMap((table) => table.rows.flatMap((row) => row.map((cell) => cell?.text ?? ""))),
     );

@@ -1,25 +1,32 @@
 /**
  * Tables drawn with vector lines: the grids of the page's rules (ruled-grid.ts, shared with PDF to
  * Word) with at least 2 columns and 2 rows; every word goes to the cell its centre lies in, and a
- * cell's lines are joined.
+ * cell's lines are joined. A grid of one row and 2 or more columns is kept apart, with its words
+ * left among the page's others: it may be the last row of the previous page's table, carried
+ * over (a browser breaks a table between any two rows).
  */
 import { findRuledGrids, type RuledGrid } from "../ruled-grid.ts";
 import type { Rule } from "../structured-text.ts";
+import { isDataValue } from "./cell-values.ts";
 import { centerX, centerY, joinWords, type Word } from "./page-words.ts";
 import type { Table, TableRow } from "./table-model.ts";
 
 export interface RuledResult {
   readonly tables: Omit<Table, "headerRows">[];
-  /** Words not inside any table. */
+  /** Words not inside any table (those of the lone rows among them). */
   readonly rest: Word[];
+  /** Grids of one row, top to bottom, with their words. */
+  readonly loneRows: { readonly table: Omit<Table, "headerRows">; readonly words: Word[] }[];
 }
 
 export function findRuledTables(page: number, rules: readonly Rule[], words: readonly Word[]): RuledResult {
   const tables: Omit<Table, "headerRows">[] = [];
+  const loneRows: RuledResult["loneRows"][number][] = [];
   let rest = [...words];
   for (const grid of findRuledGrids(rules)) {
-    // One row or one column of boxes is a frame or a form line: its text is left to the borderless finder.
-    if (grid.xs.length < 3 || grid.ys.length < 3) continue;
+    // One column of boxes is a frame: its text is left to the borderless finder; so is one row's,
+    // kept aside too.
+    if (grid.xs.length < 3 || grid.ys.length < 2) continue;
     const { box } = grid;
     const inside = (word: Word) => {
       const x = centerX(word.box);
@@ -28,10 +35,16 @@ export function findRuledTables(page: number, rules: readonly Rule[], words: rea
     };
     const mine = rest.filter(inside);
     if (mine.length === 0) continue;
+    const table = { page, box, columns: grid.xs, rows: fillGrid(grid, mine), ruled: true };
+    if (grid.ys.length === 2) {
+      loneRows.push({ table, words: mine });
+      continue;
+    }
     rest = rest.filter((word) => !inside(word));
-    tables.push({ page, box, columns: grid.xs, rows: fillGrid(grid, mine), ruled: true });
+    tables.push(table);
   }
-  return { tables, rest };
+  loneRows.sort((a, b) => a.table.box[1] - b.table.box[1]);
+  return { tables, rest, loneRows };
 }
 
 /** The grid's cells (a position already taken by a merged cell stays with it), with their words. */
@@ -54,19 +67,62 @@ function fillGrid(grid: RuledGrid, words: readonly Word[]): TableRow[] {
     if (index !== undefined) texts.set(index, [...(texts.get(index) ?? []), word]);
   }
   // null where a merged cell covers the position (or, in a broken grid, no cell claims it).
-  const table: TableRow[] = Array.from({ length: rows }, () => Array(cols).fill(null));
-  for (const cell of cells) {
-    const cellWords = texts.get(grid.cells.indexOf(cell)) ?? [];
-    const row = table[cell.row];
-    if (row === undefined) continue;
-    row[cell.column] = {
-      text: cellText(cellWords),
-      rowSpan: cell.rowSpan,
-      colSpan: cell.columnSpan,
-      bold: cellWords.length > 0 && cellWords.every((word) => word.bold),
-    };
+  const table: TableRow[] = [];
+  for (let r = 0; r < rows; r++) {
+    const mine = cells.filter((cell) => cell.row === r);
+    const lines = mine.map((cell) => cellLines(texts.get(grid.cells.indexOf(cell)) ?? []));
+    const spanned = (owner[r] ?? []).some(
+      (index) => index !== undefined && (grid.cells[index]?.row ?? r) !== r,
+    );
+    const stacked = spanned || mine.some((cell) => cell.rowSpan > 1) ? 1 : stackedRows(lines);
+    for (let line = 0; line < stacked; line++) {
+      const row: TableRow = Array(cols).fill(null);
+      for (const [i, cell] of mine.entries()) {
+        const cellWords = stacked === 1 ? (lines[i] ?? []).flat() : (lines[i]?.[line] ?? []);
+        row[cell.column] = {
+          text: cellText(cellWords),
+          rowSpan: cell.rowSpan,
+          colSpan: cell.columnSpan,
+          bold: cellWords.length > 0 && cellWords.every((word) => word.bold),
+        };
+      }
+      table.push(row);
+    }
   }
   return table;
+}
+
+/**
+ * How many table rows one grid row holds: its cells' lines when every cell with text has the same
+ * number of them, two or more, on the same baselines, and a column holds a value on each (a
+ * table ruled between columns but not between rows, as tbl's "box" and LaTeX's tabular draw it:
+ * "North" over "South" beside "1200" over "980"); else 1, the lines of a cell one wrapped text.
+ */
+function stackedRows(lines: readonly Word[][][]): number {
+  const filled = lines.filter((cell) => cell.length > 0);
+  const count = filled[0]?.length ?? 0;
+  if (filled.length < 2 || count < 2 || filled.some((cell) => cell.length !== count)) return 1;
+  for (let line = 0; line < count; line++) {
+    const centres = filled.map((cell) => centerY(cell[line]?.[0]?.box ?? [0, 0, 0, 0]));
+    const size = Math.min(...filled.map((cell) => cell[line]?.[0]?.size ?? 0));
+    if (Math.max(...centres) - Math.min(...centres) > size * 0.5) return 1;
+  }
+  const values = filled.some((cell) => cell.every((line) => isDataValue(joinWords(line))));
+  return values ? count : 1;
+}
+
+/** A cell's words as lines top to bottom (by centre), each left to right. */
+function cellLines(words: readonly Word[]): Word[][] {
+  const lines: Word[][] = [];
+  for (const word of [...words].sort((a, b) => centerY(a.box) - centerY(b.box))) {
+    const line = lines.find((l) => {
+      const first = l[0];
+      return first !== undefined && Math.abs(centerY(first.box) - centerY(word.box)) < first.size * 0.5;
+    });
+    if (line === undefined) lines.push([word]);
+    else line.push(word);
+  }
+  return lines.map((line) => line.sort((a, b) => a.box[0] - b.box[0]));
 }
 
 /** Index of the interval of `bounds` holding `value`. */
@@ -77,14 +133,7 @@ function slot(bounds: readonly number[], value: number): number {
 
 /** A cell's words in reading order: lines top to bottom (by centre), each left to right; lines joined by a space. */
 export function cellText(words: readonly Word[]): string {
-  const lines: Word[][] = [];
-  for (const word of [...words].sort((a, b) => centerY(a.box) - centerY(b.box))) {
-    const line = lines.find((l) => {
-      const first = l[0];
-      return first !== undefined && Math.abs(centerY(first.box) - centerY(word.box)) < first.size * 0.5;
-    });
-    if (line === undefined) lines.push([word]);
-    else line.push(word);
-  }
-  return lines.map((line) => joinWords(line.sort((a, b) => a.box[0] - b.box[0]))).join(" ");
+  return cellLines(words)
+    .map((line) => joinWords(line))
+    .join(" ");
 }
