@@ -5,31 +5,20 @@
  * output has no encryption (`qpdf --show-encryption`) and the same pages and text. A file that
  * needs its password and has none is PDF_ENCRYPTED.
  */
-import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as mupdf from "mupdf";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseToolOptions } from "../../contract/index.ts";
 import { unlockPdf } from "../../tools/unlock/unlock-pdf.ts";
+import { qpdfEncrypted } from "../support/qpdf-encrypted.ts";
 import { engineFailure } from "./engine-failure.ts";
 import { pageText, pageTexts, pdfInput, textPdf } from "./fixtures.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "unlock-open-test-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-/** qpdf's copy of `bytes` encrypted with `user` and `owner` passwords, printing, copying and editing refused. */
-function qpdfEncrypted(bytes: Uint8Array, user: string, owner: string, bits: 128 | 256): Uint8Array {
-  const input = join(dir, `plain-${bits}.pdf`);
-  const output = join(dir, `locked-${bits}.pdf`);
-  writeFileSync(input, bytes);
-  const cipher = bits === 128 ? ["--use-aes=n"] : [];
-  const restrictions = ["--print=none", "--extract=n", "--modify=none"];
-  const args = ["--allow-weak-crypto", "--encrypt", user, owner, `${bits}`, ...cipher, ...restrictions, "--"];
-  execFileSync("qpdf", [...args, input, output]);
-  return new Uint8Array(readFileSync(output));
-}
 
 /** `qpdf --show-encryption` of `bytes` opened without a password. */
 function encryptionReport(bytes: Uint8Array): string {
