@@ -134,7 +134,7 @@ describe("protect and unlock", () => {
     const client = new ApiClient();
     const ownerOnly = Uint8Array.from(atob(inject("ownerOnlyPdf")), (c) => c.charCodeAt(0));
     expect(contains(ownerOnly, "/Encrypt")).toBe(true);
-    for (const fields of [{}, { password: "" }, { password: "a wrong guess" }]) {
+    for (const fields of [{}, { password: "" }, { password: "a wrong guess" }] as Record<string, string>[]) {
       const { last } = await runToEnd(
         client,
         UNLOCK,
@@ -146,7 +146,7 @@ describe("protect and unlock", () => {
       expect(await client.pageCount(open)).toBe(2);
     }
     const locked = await protectedPdf(client, 1, "right");
-    for (const fields of [{}, { password: "" }]) {
+    for (const fields of [{}, { password: "" }] as Record<string, string>[]) {
       const { last } = await runToEnd(
         client,
         UNLOCK,
