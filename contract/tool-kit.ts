@@ -246,6 +246,11 @@ export const options = {
     passwordSchema()
       .optional()
       .meta({ ...SECRET, description }),
+  /** Like `optionalPassword`, and may be empty (""): a form's untouched field, meaning none. */
+  passwordIfAny: (description: string) =>
+    passwordSchema(0)
+      .optional()
+      .meta({ ...SECRET, description }),
   /**
    * The password that opens an encrypted input PDF (any PDF tool): the converter opens the input
    * with it before the tool runs (engines/pdf/unlock-inputs.ts). A secret.
@@ -290,10 +295,10 @@ export const options = {
  */
 export const MAX_PASSWORD_BYTES = 127;
 const MAX_PASSWORD_CHARS = MAX_PASSWORD_BYTES;
-const passwordSchema = () =>
+const passwordSchema = (minChars = 1) =>
   z
     .string()
-    .min(1)
+    .min(minChars)
     .max(MAX_PASSWORD_CHARS)
     .refine((value) => new TextEncoder().encode(value).length <= MAX_PASSWORD_BYTES, {
       message: `at most ${MAX_PASSWORD_BYTES} bytes of UTF-8`,

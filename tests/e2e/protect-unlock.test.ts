@@ -7,6 +7,7 @@ import { afterAll, describe, expect, inject, it } from "vitest";
 import { parseToolOptions } from "../../contract/index.ts";
 import { protectPdf } from "../../tools/protect/protect-pdf.ts";
 import { pageText, pageTexts, pdfInput, textPdf } from "../container/fixtures.ts";
+import { qpdfEncrypted } from "../support/qpdf-encrypted.ts";
 import { chromiumPages, downloadBytes, translator } from "./page-helpers.ts";
 
 const siteUrl = inject("siteUrl");
@@ -136,6 +137,8 @@ describe("Unlock PDF in Tamil", () => {
         timeout: 60_000,
       })
       .toBeGreaterThan(0);
+    // A PDF that needs its password is not said to open without one.
+    expect(await page.getByTestId("opens-without-password").count()).toBe(0);
     // The file and the typed password stay for the correction.
     expect(await page.getByTestId("chosen-pdf").textContent()).toContain("report.pdf");
     await page.getByTestId("password").fill(password);
@@ -148,6 +151,36 @@ describe("Unlock PDF in Tamil", () => {
     const doc = mupdf.PDFDocument.openDocument(file.bytes, "application/pdf") as mupdf.PDFDocument;
     expect(doc.getTrailer().get("Encrypt").isNull()).toBe(true);
     expect(pageTexts(doc)).toEqual([0, 1, 2].map((i) => pageText("Report", i)));
+    await page.context().close();
+  });
+});
+
+describe("Unlock PDF in German", () => {
+  it("says a PDF opens without a password and unlocks it without one typed", async () => {
+    const t = translator("de");
+    // A bank statement's kind: no password to open it, an owner password restricting it.
+    const restricted = qpdfEncrypted(textPdf("Statement", 2), "", "bank-owner", 256);
+    expect(qpdfEncryption(restricted, "")).toContain("print high resolution: not allowed");
+    const page = await newPage();
+    await page.goto(`${siteUrl}/de/tools/unlock`);
+    await page
+      .getByTestId("file-input")
+      .setInputFiles([{ name: "auszug.pdf", mimeType: "application/pdf", buffer: Buffer.from(restricted) }]);
+    const note = page.getByTestId("opens-without-password");
+    await expect.poll(() => note.isVisible(), { timeout: 60_000 }).toBe(true);
+    expect(await note.textContent()).toBe(t("unlock:opensWithoutPassword"));
+    expect(await page.getByTestId("password").inputValue()).toBe("");
+    const button = page.getByTestId("unlock-button");
+    expect(await button.isDisabled()).toBe(false);
+    await button.click();
+    await expect.poll(() => page.getByTestId("result-panel").isVisible(), { timeout: 60_000 }).toBe(true);
+    const file = await downloadBytes(page, () =>
+      page.getByRole("button", { name: t("result.download"), exact: true }).click(),
+    );
+    expect(file.name).toBe("auszug-unlocked.pdf");
+    expect(qpdfEncryption(file.bytes, "")).toContain("File is not encrypted");
+    const doc = mupdf.PDFDocument.openDocument(file.bytes, "application/pdf") as mupdf.PDFDocument;
+    expect(pageTexts(doc)).toEqual([0, 1].map((i) => pageText("Statement", i)));
     await page.context().close();
   });
 });

@@ -105,7 +105,7 @@ describe("one folder per tool", () => {
 describe("options", () => {
   it("parse form fields with the spec's defaults and accept their own output unchanged", () => {
     for (const id of TOOL_IDS) {
-      // Passwords have no default (protect, unlock); every other option has one.
+      // Passwords have no default (protect; unlock's is optional); every other option has one.
       const parsed = parseToolOptions(id, { password: "p" });
       expect(parsed.success, id).toBe(true);
       if (!parsed.success) continue;

@@ -15,5 +15,7 @@ declare module "vitest" {
     converterSecret: string;
     /** A scanned page without text, as base64 (global-setup.ts). */
     scanPdf: string;
+    /** An AES-256 PDF that opens without a password (owner password only), as base64 (global-setup.ts). */
+    ownerOnlyPdf: string;
   }
 }

@@ -4,7 +4,7 @@
  * passwords kept out of the task object's storage, R2 and URLs.
  */
 import { env, runInDurableObject } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { API_PATHS, TOOLS, validatePdfResponseSchema } from "../../contract/index.ts";
 import { type TaskObject, taskStub } from "../../worker/task-object.ts";
 import { ApiClient, errorOf, form } from "./api-client.ts";
@@ -128,6 +128,34 @@ describe("protect and unlock", () => {
     );
     expect(validate.status).toBe(422);
     expect((await errorOf(validate)).error.code).toBe("PDF_WRONG_PASSWORD");
+  });
+
+  it("unlocks a PDF that opens without a password with none or an empty one; one that needs it asks for it", async () => {
+    const client = new ApiClient();
+    const ownerOnly = Uint8Array.from(atob(inject("ownerOnlyPdf")), (c) => c.charCodeAt(0));
+    expect(contains(ownerOnly, "/Encrypt")).toBe(true);
+    for (const fields of [{}, { password: "" }, { password: "a wrong guess" }] as Record<string, string>[]) {
+      const { last } = await runToEnd(
+        client,
+        UNLOCK,
+        form("file", [{ name: "statement.pdf", bytes: ownerOnly }], fields),
+      );
+      expect([fields, last?.state], JSON.stringify(last?.error)).toEqual([fields, "SUCCESS"]);
+      const open = await download(client, last?.result?.download_url);
+      expect(contains(open, "/Encrypt")).toBe(false);
+      expect(await client.pageCount(open)).toBe(2);
+    }
+    const locked = await protectedPdf(client, 1, "right");
+    for (const fields of [{}, { password: "" }] as Record<string, string>[]) {
+      const { last } = await runToEnd(
+        client,
+        UNLOCK,
+        form("file", [{ name: "a.pdf", bytes: locked }], fields),
+      );
+      expect(last?.state).toBe("FAILURE");
+      expect(last?.error_code).toBe("PDF_ENCRYPTED");
+      expect(last?.error_context).toMatchObject({ file_index: 0, file_name: "a.pdf" });
+    }
   });
 
   it("lets merge open a protected input with the password typed beside it", async () => {

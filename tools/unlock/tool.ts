@@ -2,9 +2,12 @@ import { z } from "zod";
 import { AVAILABLE, CONTAINER, declareTool, options, pdfInput } from "../../contract/tool-kit.ts";
 
 /**
- * Unlock PDF: a protected PDF and its password (user or owner) → the same PDF without encryption.
- * A wrong password is PDF_WRONG_PASSWORD, a PDF without encryption PDF_NOT_ENCRYPTED; nothing is
- * ever guessed. The password is a secret: kept out of stored task state and never logged.
+ * Unlock PDF: a protected PDF → the same PDF without encryption. A PDF that opens without a
+ * password (an owner password restricting printing, copying or editing) needs none: the empty
+ * user password opens it, as every viewer does, whatever password is typed. One that needs its
+ * password and has none is PDF_ENCRYPTED, a wrong one PDF_WRONG_PASSWORD, a PDF without
+ * encryption PDF_NOT_ENCRYPTED; nothing is ever guessed. The password is a secret: kept out of
+ * stored task state and never logged.
  */
 export default declareTool({
   id: "unlock",
@@ -14,7 +17,10 @@ export default declareTool({
   ...AVAILABLE,
   input: pdfInput(1),
   options: z.object({
-    password: options.password("The PDF's password (the one that opens it, or its owner password)."),
+    password: options.passwordIfAny(
+      "The password that opens the PDF (or its owner password). Leave it out, or empty, for a PDF " +
+        "that opens without one: its restrictions on printing, copying and editing are removed.",
+    ),
   }),
   output: { kind: "pdf", suffix: "-unlocked" },
   engine: CONTAINER,
