@@ -62,13 +62,20 @@ export function readingOrder<T extends Placed>(pieces: readonly T[], gutter: num
     }
     group = null;
   };
+  let last: T[] = [];
   for (const band of bands(pieces)) {
     // A band is cut into columns by a gutter, unless all beside its text are numbers (a line
     // number or page number on the text's line).
     const banded =
       gutterOf(band, gutter) !== null && withNumbersAttached(splitColumns(band, gutter)).length > 1;
+    const previous = last;
+    last = band;
     if (group !== null) {
-      if (group.columns && gutterOf([...group.pieces, ...band], gutter) !== null) {
+      if (
+        group.columns &&
+        gutterOf([...group.pieces, ...band], gutter) !== null &&
+        (banded || !belowColumns(group.pieces, previous, band, gutter))
+      ) {
         group.pieces.push(...band);
         continue;
       }
@@ -82,6 +89,26 @@ export function readingOrder<T extends Placed>(pieces: readonly T[], gutter: num
   }
   flush();
   return regions;
+}
+
+/**
+ * The band, lying under one column only, comes after the columns rather than in the one above it:
+ * every column ends in the band before (balanced columns, as a browser lays out CSS columns, end
+ * level) and more white than a line's height separates them (a paragraph's gap, not the next line).
+ */
+function belowColumns<T extends Placed>(
+  pieces: readonly T[],
+  previous: readonly T[],
+  band: readonly T[],
+  gutter: number,
+): boolean {
+  const columns = withNumbersAttached(splitColumns(pieces, gutter));
+  if (columns.length < 2 || !columns.every((column) => column.some((piece) => previous.includes(piece))))
+    return false;
+  const line = Math.max(...previous.map((piece) => piece.box[3] - piece.box[1]));
+  const gap =
+    Math.min(...band.map((piece) => piece.box[1])) - Math.max(...previous.map((piece) => piece.box[3]));
+  return gap > line;
 }
 
 /** Groups of pieces whose vertical extents overlap, top to bottom, each sorted left to right. */
