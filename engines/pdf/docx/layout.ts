@@ -33,9 +33,10 @@ export function layoutPage(page: PageText, lines: readonly Line[], pictures: rea
     let run: Line[] = [];
     const flush = () => {
       if (run.length === 0) return;
+      // Lines set under a column of text above them are measured against its width.
       const column = {
-        left: Math.min(...run.map((l) => l.box[0])),
-        right: Math.max(...run.map((l) => l.box[2])),
+        left: Math.min(...run.map((l) => l.box[0]), region.under?.[0] ?? Number.POSITIVE_INFINITY),
+        right: Math.max(...run.map((l) => l.box[2]), region.under?.[1] ?? Number.NEGATIVE_INFINITY),
       };
       blocks.push(...buildParagraphs(run, column));
       run = [];
