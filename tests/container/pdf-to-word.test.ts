@@ -505,6 +505,69 @@ describe("PDF to Word", () => {
     expect(outside).toEqual(["Total of the lines above it"]);
   });
 
+  it("reads a table ruled between columns but not between rows one row per line", async () => {
+    // tbl's "box" table and LaTeX's tabular without \\hline: a box, a rule under the header, rules
+    // between columns; the body's rows are one grid row ("North South East" in one cell before).
+    const body = [
+      ["Region", "Q1", "Q2"],
+      ["North", "1200", "1350"],
+      ["South", "980", "1010"],
+      ["East", "1105", "1190"],
+    ];
+    const content = [
+      "0.5 w 100 600 m 400 600 l 400 700 l 100 700 l h S 100 680 m 400 680 l S 200 600 m 200 700 l S 300 600 m 300 700 l S\n",
+      ...body.flatMap((row, r) =>
+        row.map((text, c) => textAt(110 + c * 100, 686 - r * 22 - (r > 0 ? 4 : 0), text)),
+      ),
+      // A wrapped description beside a one-line value stays one row.
+      "100 520 m 400 520 l 400 580 l 100 580 l h S 200 520 m 200 580 l S 300 520 m 300 580 l S 100 550 m 400 550 l S\n",
+      textAt(110, 565, "Item"),
+      textAt(210, 565, "Qty"),
+      textAt(310, 565, "Price"),
+      textAt(110, 538, "Steel widget,"),
+      textAt(110, 525, "large model"),
+      textAt(210, 538, "2"),
+      textAt(310, 538, "617.28"),
+    ].join("");
+    const { parts } = await convert(await drawnPdf([{ content }]));
+    expect(tablesOf(parts.document)).toEqual([
+      body,
+      [
+        ["Item", "Qty", "Price"],
+        ["Steel widget, large model", "2", "617.28"],
+      ],
+    ]);
+  });
+
+  it("reads a short full-width list under two balanced columns after both columns", async () => {
+    // As Chromium prints a CSS multi-column block followed by a list: both columns end level, and
+    // the list's lines, short enough to fit under the first column, come after a paragraph's gap.
+    const left = [
+      "Left column line one of the",
+      "first paragraph, continued here",
+      "and ending on this third line.",
+    ];
+    const right = [
+      "Right column begins the second",
+      "paragraph and it goes on to",
+      "finish on its own third line.",
+    ];
+    const content = [
+      ...left.map((line, i) => textAt(72, 760 - 14 * i, line)),
+      ...right.map((line, i) => textAt(320, 760 - 14 * i, line)),
+      textAt(90, 704, "Stores opened: 3"),
+      textAt(90, 690, "Stores closed: 1"),
+    ].join("");
+    const { paragraphs } = await convert(await drawnPdf([{ content }]));
+    // The list's lines, short beside the first column's width, stay apart.
+    expect(paragraphs.map((p) => p.text)).toEqual([
+      left.join(" "),
+      right.join(" "),
+      "Stores opened: 3",
+      "Stores closed: 1",
+    ]);
+  });
+
   it("reads the pieces of one line of a ruled cell left to right, a smaller one drawn a little higher", async () => {
     const rules = [
       ...[160, 540].map((x) => `${x} 690 m ${x} 730 l`),

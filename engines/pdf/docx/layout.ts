@@ -8,7 +8,7 @@ import { type Box, type PageText, unionBox } from "../structured-text.ts";
 import type { Block, Line, PageModel, Picture, Table, TableCell } from "./model.ts";
 import { buildParagraphs } from "./paragraphs.ts";
 import { readingOrder } from "./reading-order.ts";
-import { distributeText, splitLevelCells } from "./table-text.ts";
+import { distributeText, splitLevelCells, splitStackedRows } from "./table-text.ts";
 
 type Piece = { readonly box: Box } & ({ kind: "line"; line: Line } | { kind: "block"; block: Block });
 
@@ -19,7 +19,8 @@ export function layoutPage(page: PageText, lines: readonly Line[], pictures: rea
   const tables = found.flatMap((grid, g) => {
     const inCells = cells[g] ?? [];
     if (!inCells.some((cell) => cell.length > 0)) return [];
-    const split = splitLevelCells(grid, inCells);
+    const level = splitLevelCells(grid, inCells);
+    const split = splitStackedRows(level.grid, level.lines);
     return [tableOf(split.grid, split.lines, page)];
   });
   const pieces: Piece[] = [
@@ -32,9 +33,10 @@ export function layoutPage(page: PageText, lines: readonly Line[], pictures: rea
     let run: Line[] = [];
     const flush = () => {
       if (run.length === 0) return;
+      // Lines set under a column of text above them are measured against its width.
       const column = {
-        left: Math.min(...run.map((l) => l.box[0])),
-        right: Math.max(...run.map((l) => l.box[2])),
+        left: Math.min(...run.map((l) => l.box[0]), region.under?.[0] ?? Number.POSITIVE_INFINITY),
+        right: Math.max(...run.map((l) => l.box[2]), region.under?.[1] ?? Number.NEGATIVE_INFINITY),
       };
       blocks.push(...buildParagraphs(run, column));
       run = [];

@@ -38,15 +38,23 @@ const LEVEL_SHARE = 0.8;
 /** Cells of a borderless table hold at most this many lines on average. */
 const MAX_CELL_LINES = 4;
 
+/**
+ * Pieces read in a row. `under`: the left and right of the column of text above whose pieces
+ * they are set under, when they come after that column's region (its lines' width for theirs).
+ */
+export type Region<T> = T[] & { under?: readonly [number, number] };
+
 /** The pieces in reading order, as regions (columns or single-column runs) in order. */
-export function readingOrder<T extends Placed>(pieces: readonly T[], gutter: number): T[][] {
+export function readingOrder<T extends Placed>(pieces: readonly T[], gutter: number): Region<T>[] {
   if (pieces.length <= 1) return pieces.length === 0 ? [] : [[...pieces]];
-  const regions: T[][] = [];
-  let group: { pieces: T[]; columns: boolean } | null = null;
+  const regions: Region<T>[] = [];
+  let group: { pieces: T[]; columns: boolean; under?: readonly [number, number] } | null = null;
   const flush = () => {
     if (group === null) return;
     if (!group.columns) {
-      regions.push(group.pieces);
+      const region: Region<T> = group.pieces;
+      if (group.under !== undefined) region.under = group.under;
+      regions.push(region);
     } else {
       const split = splitColumns(group.pieces, gutter);
       const columns = withNumbersAttached(split);
@@ -62,15 +70,22 @@ export function readingOrder<T extends Placed>(pieces: readonly T[], gutter: num
     }
     group = null;
   };
+  let last: T[] = [];
   for (const band of bands(pieces)) {
     // A band is cut into columns by a gutter, unless all beside its text are numbers (a line
     // number or page number on the text's line).
     const banded =
       gutterOf(band, gutter) !== null && withNumbersAttached(splitColumns(band, gutter)).length > 1;
+    const previous = last;
+    last = band;
+    let under: readonly [number, number] | undefined;
     if (group !== null) {
       if (group.columns && gutterOf([...group.pieces, ...band], gutter) !== null) {
-        group.pieces.push(...band);
-        continue;
+        under = banded ? undefined : belowColumns(group.pieces, previous, band, gutter);
+        if (under === undefined) {
+          group.pieces.push(...band);
+          continue;
+        }
       }
       if (!group.columns && !banded) {
         group.pieces.push(...band);
@@ -78,10 +93,35 @@ export function readingOrder<T extends Placed>(pieces: readonly T[], gutter: num
       }
     }
     flush();
-    group = { pieces: [...band], columns: banded };
+    group = { pieces: [...band], columns: banded, ...(under === undefined ? {} : { under }) };
   }
   flush();
   return regions;
+}
+
+/**
+ * The band, lying under one column only, comes after the columns rather than in the one above it:
+ * every column ends in the band before (balanced columns, as a browser lays out CSS columns, end
+ * level) and more white than a line's height separates them (a paragraph's gap, not the next line).
+ * Then the left and right of the column it lies under, else undefined.
+ */
+function belowColumns<T extends Placed>(
+  pieces: readonly T[],
+  previous: readonly T[],
+  band: readonly T[],
+  gutter: number,
+): readonly [number, number] | undefined {
+  const columns = withNumbersAttached(splitColumns(pieces, gutter));
+  if (columns.length < 2 || !columns.every((column) => column.some((piece) => previous.includes(piece))))
+    return undefined;
+  const line = Math.max(...previous.map((piece) => piece.box[3] - piece.box[1]));
+  const gap =
+    Math.min(...band.map((piece) => piece.box[1])) - Math.max(...previous.map((piece) => piece.box[3]));
+  if (gap <= line) return undefined;
+  const left = Math.min(...band.map((piece) => piece.box[0]));
+  const above = columns.find((column) => column.some((piece) => piece.box[2] > left)) ?? [];
+  const extent = [...above, ...band];
+  return [Math.min(...extent.map((piece) => piece.box[0])), Math.max(...extent.map((piece) => piece.box[2]))];
 }
 
 /** Groups of pieces whose vertical extents overlap, top to bottom, each sorted left to right. */

@@ -7,7 +7,8 @@
  * lost to it.
  */
 import type { GridCell, RuledGrid } from "../ruled-grid.ts";
-import { glyphGap, rightToLeft, type TextChar } from "../structured-text.ts";
+import { stackedRows } from "../stacked-rows.ts";
+import { type Box, glyphGap, rightToLeft, type TextChar } from "../structured-text.ts";
 import { linePiece } from "./lines.ts";
 import type { Line } from "./model.ts";
 
@@ -237,4 +238,84 @@ function mostlyLevel(own: readonly Line[], cellLines: readonly Line[][], cell: n
     ),
   ).length;
   return level * 2 >= own.length;
+}
+
+/**
+ * The grid with each row that holds one table row per line cut between its lines (a table ruled
+ * between columns but not between rows: stacked-rows.ts). A row crossed by a cell spanning rows
+ * stays whole.
+ */
+export function splitStackedRows(
+  grid: RuledGrid,
+  cellLines: readonly Line[][],
+): { grid: RuledGrid; lines: Line[][] } {
+  // Per grid row, the y of each cut inside it, and per cell index, its pieces per line.
+  const cuts = new Map<number, number[]>();
+  const perLine = new Map<number, Line[][]>();
+  for (let r = 0; r < grid.ys.length - 1; r++) {
+    const mine = grid.cells.flatMap((cell, c) => (cell.row === r ? [c] : []));
+    const covered = grid.cells.some(
+      (cell) => cell.row <= r && cell.row + cell.rowSpan > r && cell.rowSpan > 1,
+    );
+    if (covered) continue;
+    const lines = mine.map((c) => visualLines(cellLines[c] ?? []));
+    const count = stackedRows(
+      lines.map((cell) =>
+        cell.map((line) => ({
+          middle: middleOf(line[0] as Line),
+          size: (line[0] as Line).size,
+          text: line.map((piece) => piece.text).join(" "),
+        })),
+      ),
+    );
+    if (count < 2) continue;
+    const filled = lines.filter((cell) => cell.length > 0);
+    const ys: number[] = [];
+    for (let k = 1; k < count; k++) {
+      const bottom = Math.max(...filled.flatMap((cell) => (cell[k - 1] ?? []).map((line) => line.box[3])));
+      const top = Math.min(...filled.flatMap((cell) => (cell[k] ?? []).map((line) => line.box[1])));
+      ys.push((bottom + top) / 2);
+    }
+    cuts.set(r, ys);
+    for (const [i, c] of mine.entries()) perLine.set(c, lines[i] ?? []);
+  }
+  if (cuts.size === 0) return { grid, lines: cellLines.map((lines) => [...lines]) };
+  const ys = grid.ys.flatMap((y, r) => [y, ...(cuts.get(r) ?? [])]);
+  // Where an old row boundary lands among the new ones.
+  const at = (row: number) => ys.indexOf(grid.ys[row] ?? Number.NaN);
+  const cells: GridCell[] = [];
+  const lines: Line[][] = [];
+  grid.cells.forEach((cell, c) => {
+    const split = cuts.get(cell.row);
+    if (split === undefined) {
+      cells.push({ ...cell, row: at(cell.row), rowSpan: at(cell.row + cell.rowSpan) - at(cell.row) });
+      lines.push(cellLines[c] ?? []);
+      return;
+    }
+    const own = perLine.get(c) ?? [];
+    for (let k = 0; k <= split.length; k++) {
+      const row = at(cell.row) + k;
+      const box: Box = [cell.box[0], ys[row] ?? cell.box[1], cell.box[2], ys[row + 1] ?? cell.box[3]];
+      cells.push({ ...cell, row, rowSpan: 1, box });
+      lines.push(own[k] ?? []);
+    }
+  });
+  return { grid: { ...grid, ys, cells }, lines };
+}
+
+/** A cell's pieces (top to bottom, as `inRows` orders them) as visual lines: baselines within half a size. */
+function visualLines(pieces: readonly Line[]): Line[][] {
+  const result: Line[][] = [];
+  for (const piece of pieces) {
+    const line = result.at(-1);
+    const first = line?.[0];
+    if (
+      line !== undefined &&
+      first !== undefined &&
+      piece.baseline - first.baseline < Math.min(first.size, piece.size) * 0.5
+    )
+      line.push(piece);
+    else result.push([piece]);
+  }
+  return result;
 }

@@ -6,8 +6,8 @@
  * over (a browser breaks a table between any two rows).
  */
 import { findRuledGrids, type RuledGrid } from "../ruled-grid.ts";
+import { stackedRows } from "../stacked-rows.ts";
 import type { Rule } from "../structured-text.ts";
-import { isDataValue } from "./cell-values.ts";
 import { centerX, centerY, joinWords, type Word } from "./page-words.ts";
 import type { Table, TableRow } from "./table-model.ts";
 
@@ -74,7 +74,10 @@ function fillGrid(grid: RuledGrid, words: readonly Word[]): TableRow[] {
     const spanned = (owner[r] ?? []).some(
       (index) => index !== undefined && (grid.cells[index]?.row ?? r) !== r,
     );
-    const stacked = spanned || mine.some((cell) => cell.rowSpan > 1) ? 1 : stackedRows(lines);
+    const stacked =
+      spanned || mine.some((cell) => cell.rowSpan > 1)
+        ? 1
+        : stackedRows(lines.map((cell) => cell.map(cellLine)));
     for (let line = 0; line < stacked; line++) {
       const row: TableRow = Array(cols).fill(null);
       for (const [i, cell] of mine.entries()) {
@@ -92,23 +95,9 @@ function fillGrid(grid: RuledGrid, words: readonly Word[]): TableRow[] {
   return table;
 }
 
-/**
- * How many table rows one grid row holds: its cells' lines when every cell with text has the same
- * number of them, two or more, on the same baselines, and a column holds a value on each (a
- * table ruled between columns but not between rows, as tbl's "box" and LaTeX's tabular draw it:
- * "North" over "South" beside "1200" over "980"); else 1, the lines of a cell one wrapped text.
- */
-function stackedRows(lines: readonly Word[][][]): number {
-  const filled = lines.filter((cell) => cell.length > 0);
-  const count = filled[0]?.length ?? 0;
-  if (filled.length < 2 || count < 2 || filled.some((cell) => cell.length !== count)) return 1;
-  for (let line = 0; line < count; line++) {
-    const centres = filled.map((cell) => centerY(cell[line]?.[0]?.box ?? [0, 0, 0, 0]));
-    const size = Math.min(...filled.map((cell) => cell[line]?.[0]?.size ?? 0));
-    if (Math.max(...centres) - Math.min(...centres) > size * 0.5) return 1;
-  }
-  const values = filled.some((cell) => cell.every((line) => isDataValue(joinWords(line))));
-  return values ? count : 1;
+/** A line of a cell's words as the shared row finder reads it. */
+function cellLine(line: readonly Word[]) {
+  return { middle: centerY(line[0]?.box ?? [0, 0, 0, 0]), size: line[0]?.size ?? 0, text: joinWords(line) };
 }
 
 /** A cell's words as lines top to bottom (by centre), each left to right. */
