@@ -2,7 +2,7 @@
  * The text each drawn glyph stands for, worked out while a page is drawn: MuPDF's layout knows
  * the characters of each shaped cluster, its PDF writer does not. `recordGlyphs` keeps every glyph
  * with its cluster's characters; `textParts` cuts the glyphs of one show-text operation into parts,
- * left to right, each with the text a text extractor should read for it (actual-text.ts writes
+ * left to right (right-to-left runs in reading order), each with the text a text extractor should read for it (actual-text.ts writes
  * them into the content stream).
  */
 import * as mupdf from "mupdf";
@@ -183,7 +183,8 @@ export function recordGlyphs(glyphs: DrawnGlyph[]): mupdf.Device {
 /**
  * The glyphs in drawing order from left to right. Glyphs that start within a quarter point of each
  * other (a subscript and a vowel sign under the same consonant) keep their order, which is the
- * text's.
+ * text's. Right-to-left glyphs keep their drawing order, which is their reading order: MuPDF and
+ * Poppler read a run stepping leftwards as right-to-left text.
  */
 function leftToRight(glyphs: readonly DrawnGlyph[]): DrawnGlyph[] {
   const sorted: DrawnGlyph[] = [];
