@@ -28,31 +28,27 @@ export interface DrawnGlyph {
 
 const ZERO_WIDTH_SPACE = "\u200B";
 
-/** Unicode's presentation forms: Latin and Hebrew ligatures, Arabic's joined forms (FB00–FDFF, FE70–FEFF). */
-const PRESENTATION_FORMS = [
-  [0xfb00, 0xfdff],
-  [0xfe70, 0xfeff],
-] as const;
-const presentationGlyphs = new WeakMap<mupdf.Font, Set<number>>();
+const backMaps = new WeakMap<mupdf.Font, Map<number, number>>();
 
 /**
- * The font's character map takes `char` to `gid`, and the written PDF maps `gid` back to `char`:
- * a glyph a presentation form also reaches (Arabic alef ا is also the isolated form U+FE8D) is
- * mapped back to that form (measured: pdftotext read "ﺍللغة" for "اللغة"), so it is not.
+ * The font's character map takes `char` to `gid`, and the written PDF maps `gid` back to `char`.
+ * MuPDF's PDF writer maps a glyph back to the highest character (of the Basic Multilingual Plane)
+ * its character map takes there (measured: pdftotext read the Arabic alef ا as its isolated form
+ * U+FE8D, "ﺍللغة" for "اللغة", and the digit ١ as the Persian ۱ U+06F1), so a glyph a later
+ * character also reaches is not its own.
  */
 function ownGlyph(font: mupdf.Font, char: string, gid: number): boolean {
   if (font.encodeCharacter(char) !== gid) return false;
-  let shared = presentationGlyphs.get(font);
-  if (shared === undefined) {
-    shared = new Set();
-    for (const [from, to] of PRESENTATION_FORMS)
-      for (let code = from; code <= to; code++) {
-        const reached = font.encodeCharacter(code);
-        if (reached > 0) shared.add(reached);
-      }
-    presentationGlyphs.set(font, shared);
+  let back = backMaps.get(font);
+  if (back === undefined) {
+    back = new Map();
+    for (let code = 0x20; code <= 0xffff; code++) {
+      const reached = font.encodeCharacter(code);
+      if (reached > 0) back.set(reached, code);
+    }
+    backMaps.set(font, back);
   }
-  return !shared.has(gid);
+  return back.get(gid) === char.codePointAt(0);
 }
 
 /**
