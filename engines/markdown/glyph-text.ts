@@ -28,7 +28,12 @@ export interface DrawnGlyph {
 
 const ZERO_WIDTH_SPACE = "\u200B";
 
-const backMaps = new WeakMap<mupdf.Font, Map<number, number>>();
+/**
+ * Each glyph's character back, per font. MuPDF hands the recorder a new Font object per text
+ * object around the same font: the map is kept by the font's address and name (the faces drawn
+ * with live as long as the process), and dropped whole should many fonts come and go.
+ */
+const backMaps = new Map<string, Map<number, number>>();
 
 /**
  * The font's character map takes `char` to `gid`, and the written PDF maps `gid` back to `char`.
@@ -39,14 +44,16 @@ const backMaps = new WeakMap<mupdf.Font, Map<number, number>>();
  */
 function ownGlyph(font: mupdf.Font, char: string, gid: number): boolean {
   if (font.encodeCharacter(char) !== gid) return false;
-  let back = backMaps.get(font);
+  const key = `${font.pointer}:${font.getName()}`;
+  let back = backMaps.get(key);
   if (back === undefined) {
+    if (backMaps.size >= 64) backMaps.clear();
     back = new Map();
     for (let code = 0x20; code <= 0xffff; code++) {
       const reached = font.encodeCharacter(code);
       if (reached > 0) back.set(reached, code);
     }
-    backMaps.set(font, back);
+    backMaps.set(key, back);
   }
   return back.get(gid) === char.codePointAt(0);
 }
