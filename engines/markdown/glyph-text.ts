@@ -2,7 +2,7 @@
  * The text each drawn glyph stands for, worked out while a page is drawn: MuPDF's layout knows
  * the characters of each shaped cluster, its PDF writer does not. `recordGlyphs` keeps every glyph
  * with its cluster's characters; `textParts` cuts the glyphs of one show-text operation into parts,
- * left to right, each with the text a text extractor should read for it (actual-text.ts writes
+ * left to right (right-to-left runs in reading order), each with the text a text extractor should read for it (actual-text.ts writes
  * them into the content stream).
  */
 import * as mupdf from "mupdf";
@@ -29,6 +29,36 @@ export interface DrawnGlyph {
 const ZERO_WIDTH_SPACE = "\u200B";
 
 /**
+ * Each glyph's character back, per font. MuPDF hands the recorder a new Font object per text
+ * object around the same font: the map is kept by the font's address and name (the faces drawn
+ * with live as long as the process), and dropped whole should many fonts come and go.
+ */
+const backMaps = new Map<string, Map<number, number>>();
+
+/**
+ * The font's character map takes `char` to `gid`, and the written PDF maps `gid` back to `char`.
+ * MuPDF's PDF writer maps a glyph back to the highest character (of the Basic Multilingual Plane)
+ * its character map takes there (measured: pdftotext read the Arabic alef ا as its isolated form
+ * U+FE8D, "ﺍللغة" for "اللغة", and the digit ١ as the Persian ۱ U+06F1), so a glyph a later
+ * character also reaches is not its own.
+ */
+function ownGlyph(font: mupdf.Font, char: string, gid: number): boolean {
+  if (font.encodeCharacter(char) !== gid) return false;
+  const key = `${font.pointer}:${font.getName()}`;
+  let back = backMaps.get(key);
+  if (back === undefined) {
+    if (backMaps.size >= 64) backMaps.clear();
+    back = new Map();
+    for (let code = 0x20; code <= 0xffff; code++) {
+      const reached = font.encodeCharacter(code);
+      if (reached > 0) back.set(reached, code);
+    }
+    backMaps.set(key, back);
+  }
+  return back.get(gid) === char.codePointAt(0);
+}
+
+/**
  * Shaping draws some glyphs left of glyphs that come before them (a pre-base vowel sign such as
  * Hindi ि or Tamil ை is moved back over its consonant). Text extractors read glyphs in drawing
  * order and break the word at such a jump back, or at the gap left for the moved glyph. So each
@@ -43,10 +73,10 @@ function mergeReordered(glyphs: DrawnGlyph[]) {
     // A span can wrap onto the next line: only a step back on the same baseline counts.
     const sameLine = (other: DrawnGlyph | undefined) =>
       other !== undefined && Math.abs(other.y - glyph.y) < 0.5;
-    // Right-to-left text steps back glyph after glyph: glyphs that are their own characters (Hebrew
-    // letters; not Arabic's joined forms, which the character map does not describe) keep their text.
-    const ownLetters = glyph.rtl && previous.rtl && glyph.exact && previous.exact;
-    if (!sameLine(previous) || glyph.x >= previous.x - 0.25 || ownLetters) continue;
+    // Right-to-left text steps back glyph after glyph in reading order, each glyph with its own
+    // cluster's text (a Hebrew letter, an Arabic joined form or lam-alef ligature): not a reordering.
+    const rightToLeft = glyph.rtl && previous.rtl;
+    if (!sameLine(previous) || glyph.x >= previous.x - 0.25 || rightToLeft) continue;
     let first = i - 1;
     while (first > 0 && sameLine(glyphs[first - 1]) && (glyphs[first - 1]?.x ?? 0) > glyph.x) first -= 1;
     const cluster = glyphs.slice(first, i + 1);
@@ -68,8 +98,11 @@ function mergeReordered(glyphs: DrawnGlyph[]) {
 function mergeMarks(glyphs: readonly DrawnGlyph[]) {
   let holder: DrawnGlyph | undefined;
   for (const glyph of glyphs) {
-    if (holder !== undefined && Math.abs(glyph.y - holder.y) >= 0.5) holder = undefined;
-    if (holder !== undefined && glyph.advance <= 0.01 && glyph.text !== "") {
+    const mark = glyph.advance <= 0.01;
+    // A mark may sit above or below its letter (Arabic harakat); another line is a line height off.
+    const reach = mark && holder !== undefined ? 0.6 * holder.size : 0.5;
+    if (holder !== undefined && Math.abs(glyph.y - holder.y) >= reach) holder = undefined;
+    if (holder !== undefined && mark && glyph.text !== "") {
       holder.text += glyph.text;
       glyph.text = "";
       holder.exact = false;
@@ -79,15 +112,33 @@ function mergeMarks(glyphs: readonly DrawnGlyph[]) {
   }
 }
 
+/**
+ * A right-to-left cluster's text goes to its widest glyph. Arabic letters are drawn as a mark
+ * glyph first (the dots, of no width, which MuPDF gives the cluster's character) and then the
+ * letter's body (given none): left as drawn, the mark would hand the letter to the glyph before it
+ * (`mergeMarks`) and the body would copy as nothing.
+ */
+function giveToWidest(cluster: readonly DrawnGlyph[]) {
+  if (cluster.length < 2) return;
+  const text = cluster.map((member) => member.text).join("");
+  const widest = cluster.reduce((best, member) => (member.advance > best.advance ? member : best));
+  for (const member of cluster) {
+    member.text = member === widest ? text : "";
+    member.exact = false;
+  }
+}
+
 /** A device that records the glyphs of the text run through it, in drawing order. */
 export function recordGlyphs(glyphs: DrawnGlyph[]): mupdf.Device {
   return new mupdf.Device({
     fillText(text) {
       // One text object holds many spans (words, lines): clusters never cross a span.
       const spans: DrawnGlyph[][] = [];
+      let cluster: DrawnGlyph[] = [];
       text.walk({
         beginSpan() {
           spans.push([]);
+          cluster = [];
         },
         showGlyph(font, trm, gid, unicode, _wmode, bidi) {
           const drawn = spans.at(-1);
@@ -97,12 +148,13 @@ export function recordGlyphs(glyphs: DrawnGlyph[]): mupdf.Device {
           // A glyph id of -1 carries another character of the previous glyph's cluster.
           if (gid < 0) {
             if (last !== undefined) last.text += char;
+            if (last?.rtl) giveToWidest(cluster);
             return;
           }
           const size = Math.hypot(trm[0], trm[1]);
           const blank = char === ZERO_WIDTH_SPACE;
-          const exact = !blank && char !== "" && font.encodeCharacter(char) === gid;
-          drawn.push({
+          const exact = !blank && char !== "" && ownGlyph(font, char, gid);
+          const glyph: DrawnGlyph = {
             gid,
             text: blank ? "" : char,
             exact,
@@ -113,7 +165,12 @@ export function recordGlyphs(glyphs: DrawnGlyph[]): mupdf.Device {
             advance: font.advanceGlyph(gid) * size,
             font,
             rtl: bidi % 2 === 1,
-          });
+          };
+          drawn.push(glyph);
+          // A glyph with no character of its own is another glyph of the cluster before it.
+          if (unicode < 0 && last !== undefined) cluster.push(glyph);
+          else cluster = [glyph];
+          if (glyph.rtl) giveToWidest(cluster);
         },
       });
       for (const drawn of spans) {
@@ -129,13 +186,14 @@ export function recordGlyphs(glyphs: DrawnGlyph[]): mupdf.Device {
 /**
  * The glyphs in drawing order from left to right. Glyphs that start within a quarter point of each
  * other (a subscript and a vowel sign under the same consonant) keep their order, which is the
- * text's.
+ * text's. Right-to-left glyphs keep their drawing order, which is their reading order: MuPDF and
+ * Poppler read a run stepping leftwards as right-to-left text.
  */
 function leftToRight(glyphs: readonly DrawnGlyph[]): DrawnGlyph[] {
   const sorted: DrawnGlyph[] = [];
   for (const glyph of glyphs) {
     let at = sorted.length;
-    while (at > 0 && (sorted[at - 1]?.x ?? 0) > glyph.x + 0.25) at -= 1;
+    while (at > 0 && !glyph.rtl && (sorted[at - 1]?.x ?? 0) > glyph.x + 0.25) at -= 1;
     sorted.splice(at, 0, glyph);
   }
   return sorted;
@@ -175,7 +233,7 @@ export interface Part {
 
 /** The written PDF's own character map gives `text` back for this glyph. */
 export function mapsTo(glyph: DrawnGlyph, text: string): boolean {
-  return [...text].length === 1 && glyph.font.encodeCharacter(text) === glyph.gid;
+  return [...text].length === 1 && ownGlyph(glyph.font, text, glyph.gid);
 }
 
 /**

@@ -201,3 +201,30 @@ describe("right-to-left text", () => {
     if (hasPdftotext) expect(squeeze(popplerText(output.bytes))).toContain(hebrew);
   });
 });
+
+describe("Arabic reading order", () => {
+  it("copies Arabic back as written (joined forms, lam-alef, a heading, beside English) in MuPDF and pdftotext", async () => {
+    const paragraph = "اللغة العربية جميلة جدا";
+    const heading = "مرحبا بالعالم";
+    const lamAlef = "لا إله إلا الله";
+    const output = await convert(
+      `# ${heading}\n\n${paragraph}\n\nMixed: English then ${paragraph} then English.\n\n${lamAlef}\n\nمَرْحَبًا بِكُمْ\n\nالعدد ١٢٣\n`,
+    );
+    const squeeze = (text: string) => text.replace(/[\s\u200e\u200f\u202a-\u202e]+/g, " ");
+    const text = squeeze(openPdf(output.bytes).loadPage(0).toStructuredText("preserve-whitespace").asText());
+    for (const line of [heading, paragraph, `${paragraph} then English`, lamAlef])
+      expect(text).toContain(line);
+    expect(text.split(paragraph).length - 1).toBe(2);
+    // Harakat stay on their letters in MuPDF (Poppler lays an ActualText's characters out left to
+    // right, so a letter with its mark reads mark first there: not checked).
+    expect(text).toContain("مَرْحَبًا بِكُمْ");
+    // Arabic-Indic digits are not read as the Persian ones (۱ U+06F1 shares ١'s glyph).
+    expect(text).toContain("١٢٣");
+    if (hasPdftotext) {
+      const poppler = squeeze(popplerText(output.bytes));
+      for (const line of [heading, paragraph, lamAlef]) expect(poppler).toContain(line);
+      expect(poppler.split(paragraph).length - 1).toBe(2);
+      expect(poppler).toContain("١٢٣");
+    }
+  });
+});
