@@ -226,6 +226,21 @@ describe("Organize PDF", () => {
     expect(Date.now() - started).toBeLessThan(5_000);
   }, 20_000);
 
+  it("repeats a page whose /Annots holds a null entry", async () => {
+    const doc = textPdfDocument("Nulls", 2);
+    const link = doc.addObject({
+      Type: "Annot",
+      Subtype: "Link",
+      Rect: [72, 100, 300, 130],
+      A: { S: "URI", URI: doc.newString("https://example.org/") },
+    });
+    doc.findPage(0).put("Annots", [doc.newNull(), link]);
+    const output = await organize(save(doc), "1,1,2");
+    const organized = openPdf(output.bytes);
+    expect(organized.countPages()).toBe(3);
+    expect(linksOf(organized, 1)).toEqual(["https://example.org/"]);
+  });
+
   it("accepts runs and writes orders back in the shortest form", () => {
     const parsed = parseOrder("1-3, 5@90, 0", 5);
     expect(parsed.ok && parsed.pages.map((page) => page.source)).toEqual([1, 2, 3, 5, 0]);
