@@ -44,8 +44,10 @@ function mergeReordered(glyphs: DrawnGlyph[]) {
     const sameLine = (other: DrawnGlyph | undefined) =>
       other !== undefined && Math.abs(other.y - glyph.y) < 0.5;
     // Right-to-left text steps back glyph after glyph: glyphs that are their own characters (Hebrew
-    // letters; not Arabic's joined forms, which the character map does not describe) keep their text.
-    const ownLetters = glyph.rtl && previous.rtl && glyph.exact && previous.exact;
+    // letters, with the points mergeMarks gave them; not Arabic's joined forms, which the character
+    // map does not describe) keep their text, after another such letter or a point it took.
+    const ownLetters =
+      glyph.rtl && previous.rtl && ownLetter(glyph) && (ownLetter(previous) || givenMark(previous));
     if (!sameLine(previous) || glyph.x >= previous.x - 0.25 || ownLetters) continue;
     let first = i - 1;
     while (first > 0 && sameLine(glyphs[first - 1]) && (glyphs[first - 1]?.x ?? 0) > glyph.x) first -= 1;
@@ -58,6 +60,24 @@ function mergeReordered(glyphs: DrawnGlyph[]) {
   }
 }
 
+/** A mark of no width whose text mergeMarks gave to its letter. */
+const givenMark = (glyph: DrawnGlyph) => glyph.advance <= 0.01 && glyph.text === "" && !glyph.blank;
+
+/**
+ * Whether `glyph` is its own character's glyph in its font's character map, or that character's
+ * with the marks (points) mergeMarks gave it.
+ */
+function ownLetter(glyph: DrawnGlyph): boolean {
+  if (glyph.exact) return true;
+  const [first, ...marks] = glyph.text;
+  return (
+    first !== undefined &&
+    marks.length > 0 &&
+    marks.every((mark) => /\p{M}/u.test(mark)) &&
+    glyph.font.encodeCharacter(first) === glyph.gid
+  );
+}
+
 /**
  * A glyph of no width (a vowel sign, nasal or subscript consonant drawn over or under the glyph
  * before it) gives its text to the glyph before it that has text: MuPDF's extraction otherwise
@@ -67,13 +87,25 @@ function mergeReordered(glyphs: DrawnGlyph[]) {
  */
 function mergeMarks(glyphs: readonly DrawnGlyph[]) {
   let holder: DrawnGlyph | undefined;
+  /** Right-to-left combining marks (Hebrew points), drawn before their letter: they wait for it. */
+  let waiting: DrawnGlyph[] = [];
+  const give = (marks: readonly DrawnGlyph[], to: DrawnGlyph) => {
+    for (const mark of marks) {
+      to.text += mark.text;
+      mark.text = "";
+      mark.exact = false;
+    }
+    if (marks.length > 0) to.exact = false;
+  };
   for (const glyph of glyphs) {
     if (holder !== undefined && Math.abs(glyph.y - holder.y) >= 0.5) holder = undefined;
-    if (holder !== undefined && glyph.advance <= 0.01 && glyph.text !== "") {
-      holder.text += glyph.text;
-      glyph.text = "";
-      holder.exact = false;
-      glyph.exact = false;
+    if (waiting.some((mark) => Math.abs(glyph.y - mark.y) >= 0.5)) waiting = [];
+    const mark = glyph.advance <= 0.01 && glyph.text !== "";
+    if (mark && glyph.rtl && /^\p{M}+$/u.test(glyph.text)) waiting.push(glyph);
+    else if (mark && holder !== undefined) give([glyph], holder);
+    else if (!mark && glyph.rtl && glyph.text !== "") {
+      give(waiting, glyph);
+      waiting = [];
     }
     if (glyph.text !== "") holder = glyph;
   }

@@ -200,4 +200,15 @@ describe("right-to-left text", () => {
     expect(text).toContain(hebrew);
     if (hasPdftotext) expect(squeeze(popplerText(output.bytes))).toContain(hebrew);
   });
+
+  it("copies pointed Hebrew (niqqud) back in reading order, each point with its letter", async () => {
+    // MuPDF draws a right-to-left letter's points before the letter: they belong to the one after.
+    const pointed = "בְּרֵאשִׁית בָּרָא שָׁלוֹם".normalize("NFD");
+    const output = await convert(`${pointed}\n`);
+    // The shaper may order a letter's points otherwise (dagesh before sheva): the same text (NFD).
+    const squeeze = (text: string) => text.replace(/[\s\u200e\u200f\u202a-\u202e]+/g, " ").normalize("NFD");
+    const text = squeeze(openPdf(output.bytes).loadPage(0).toStructuredText("preserve-whitespace").asText());
+    expect(text).toContain(pointed);
+    if (hasPdftotext) expect(squeeze(popplerText(output.bytes))).toContain(pointed);
+  });
 });
