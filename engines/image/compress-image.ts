@@ -173,10 +173,11 @@ async function compressTiff(
       : pipeline.tiff({ compression: "deflate", predictor: "horizontal" });
   if (pages > 1 && !(await samePageSizes(bytes, pages))) {
     // libvips reads (and writes) several pages at once only when they share one size: each page
-    // alone, then the pages joined.
+    // alone, then the pages joined. Each page keeps its Orientation tag unturned, as the pages of
+    // one size do (the verification and the facts take the stored size).
     const parts: Uint8Array[] = [];
     for (let page = 0; page < pages; page++)
-      parts.push(await encode(write(sharp(bytes, { ...OPEN, page }).rotate()), "tiff"));
+      parts.push(await encode(write(sharp(bytes, { ...OPEN, page })), "tiff"));
     return { bytes: joinTiffPages(parts), method: "tiff" };
   }
   let pipeline = open(bytes, pages > 1);
@@ -184,18 +185,31 @@ async function compressTiff(
   return { bytes: await encode(write(pipeline), "tiff"), method: "tiff" };
 }
 
-/** Every page of a multi-page TIFF has the first page's size. */
+/**
+ * Every page of a multi-page TIFF has the first page's size. Pages of several sizes are refused
+ * when together they exceed the pixel limit (the frames check counts the first page's size only).
+ */
 async function samePageSizes(bytes: Uint8Array, pages: number): Promise<boolean> {
+  let same = true;
+  let pixels = 0;
   try {
     const first = await sharp(bytes, OPEN).metadata();
+    pixels = first.width * first.height;
     for (let page = 1; page < pages; page++) {
       const meta = await sharp(bytes, { ...OPEN, page }).metadata();
-      if (meta.width !== first.width || meta.height !== first.height) return false;
+      if (meta.width !== first.width || meta.height !== first.height) same = false;
+      pixels += meta.width * meta.height;
     }
-    return true;
   } catch (error) {
     throw undecodable("tiff", error);
   }
+  if (pixels > MAX_IMAGE_PIXELS)
+    throw new AppError("IMAGE_TOO_LARGE", `The image's pages exceed ${MAX_IMAGE_PIXELS} pixels.`, {
+      frames: pages,
+      pixels,
+      maxPixels: MAX_IMAGE_PIXELS,
+    });
+  return same;
 }
 
 async function compressGif(bytes: Uint8Array, quality: number): Promise<Candidate> {

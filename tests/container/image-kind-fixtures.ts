@@ -60,14 +60,20 @@ export const kindFixtures = {
  * only pages of one size. `paint` gives a page's pixel's RGB.
  */
 export function multiSizeTiff(
-  pages: readonly { width: number; height: number; paint: (x: number, y: number) => readonly number[] }[],
+  pages: readonly {
+    width: number;
+    height: number;
+    paint: (x: number, y: number) => readonly number[];
+    /** The page's Orientation tag (274), when it has one. */
+    orientation?: number;
+  }[],
 ): Uint8Array {
   const le16 = (v: number) => [v & 255, (v >> 8) & 255];
   const le32 = (v: number) => [v & 255, (v >> 8) & 255, (v >> 16) & 255, (v >>> 24) & 255];
   const parts: Uint8Array[] = [Uint8Array.from([0x49, 0x49, ...le16(42), ...le32(8)])];
   let at = 8;
-  pages.forEach(({ width, height, paint }, index) => {
-    const entries = 9;
+  pages.forEach(({ width, height, paint, orientation }, index) => {
+    const entries = orientation === undefined ? 9 : 10;
     const bitsAt = at + 2 + entries * 12 + 4;
     const dataAt = bitsAt + 6;
     const pixels = new Uint8Array(width * height * 3 + ((width * height * 3) % 2));
@@ -90,6 +96,7 @@ export function multiSizeTiff(
         ...entry(259, 3, 1, short(1)),
         ...entry(262, 3, 1, short(2)),
         ...entry(273, 4, 1, le32(dataAt)),
+        ...(orientation === undefined ? [] : entry(274, 3, 1, short(orientation))),
         ...entry(277, 3, 1, short(3)),
         ...entry(278, 4, 1, le32(height)),
         ...entry(279, 4, 1, le32(width * height * 3)),

@@ -9,6 +9,7 @@ import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "../../contract/index.ts";
 import { compressImage } from "../../engines/image/compress-image.ts";
+import { joinTiffPages } from "../../engines/image/tiff-join.ts";
 import { imagesToPdf } from "../../engines/pdf/images-to-pdf.ts";
 import type { EngineInput } from "../../engines/types.ts";
 import heicToJpg from "../../tools/heic-to-jpg/container.ts";
@@ -317,6 +318,44 @@ describe("Compress image", () => {
         expect(Math.abs(value - ((colours[page] ?? [])[c] ?? 0) - 11), `page ${page}`).toBeLessThan(6);
       });
     }
+  });
+
+  it("compresses a multi-size TIFF whose first page is turned (Orientation 6) like one of one size", async () => {
+    const pages = [
+      { width: 300, height: 420, orientation: 6 },
+      { width: 150, height: 150 },
+    ].map((page) => ({ ...page, paint: (x: number, y: number) => [120 + ((x * 7 + y * 13) % 23), 90, 60] }));
+    const tiff = multiSizeTiff(pages);
+    const output = await compressImage([input("tiff", tiff, "scan.tiff")], { quality: "medium" }, noProgress);
+    expect(output.kind).toBe("tiff");
+    expect((await sharp(output.bytes).metadata()).pages).toBe(2);
+    const sizes = await Promise.all(
+      [0, 1].map(async (page) => {
+        const { width, height } = await sharp(output.bytes, { page }).metadata();
+        return [width, height];
+      }),
+    );
+    expect(sizes).toEqual([
+      [output.facts.width, output.facts.height],
+      [150, 150],
+    ]);
+    // Kept as stored, turned by its tag (as a TIFF of pages of one size is).
+    expect(sizes[0]).toEqual([300, 420]);
+    expect((await sharp(output.bytes, { page: 0 }).metadata()).orientation).toBe(6);
+  });
+
+  it("refuses a TIFF of pages of several sizes whose pages together exceed the pixel limit", async () => {
+    // A small first page, then two of 36 M pixels each: the first page's size times 3 is far under.
+    const page = async (side: number) =>
+      Uint8Array.from(
+        await sharp({ create: { width: side, height: side, channels: 3, background: [90, 120, 150] } })
+          .tiff({ compression: "deflate" })
+          .toBuffer(),
+      );
+    const tiff = joinTiffPages([await page(10), await page(6000), await page(6000)]);
+    await expect(
+      compressImage([input("tiff", tiff, "scan.tiff")], { quality: "medium" }, noProgress),
+    ).rejects.toMatchObject({ code: "IMAGE_TOO_LARGE" });
   });
 
   it("writes a BMP as JPG (PNG when it has alpha) and says so", async () => {

@@ -205,6 +205,42 @@ describe("Organize PDF", () => {
     expect(targets((await organize(source, "1,2")).bytes, 0)).toEqual([2]);
   });
 
+  it("reads a name tree or a field hierarchy whose kids repeat themselves once per node, not once per path", async () => {
+    // A node listing itself twice as a kid: followed along every path to a fixed depth, 2^32 visits.
+    const doc = textPdfDocument("Loop", 3, { field: ["name", "Ada"] });
+    const root = doc.getTrailer().get("Root");
+    const node = doc.addObject({ Names: [doc.newString("s9"), [doc.findPage(1), doc.newName("Fit")]] });
+    node.put("Kids", [node, node]);
+    root.put("Names", { Dests: node });
+    root.put("Dests", { s2: [doc.findPage(1), doc.newName("Fit")] });
+    const field = root.get("AcroForm", "Fields", 0);
+    const parent = doc.addObject({ T: doc.newString("group") });
+    // The field's widget (on page 1) listed twice: dropped both times with its page.
+    parent.put("Kids", [parent, parent, field, field]);
+    root.get("AcroForm").put("Fields", [parent]);
+    const started = Date.now();
+    const output = await organize(save(doc), "2,3");
+    const organized = openPdf(output.bytes);
+    expect(organized.countPages()).toBe(2);
+    expect(organized.getTrailer().get("Root", "AcroForm", "Fields", 0, "Kids").length).toBe(2);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  }, 20_000);
+
+  it("repeats a page whose /Annots holds a null entry", async () => {
+    const doc = textPdfDocument("Nulls", 2);
+    const link = doc.addObject({
+      Type: "Annot",
+      Subtype: "Link",
+      Rect: [72, 100, 300, 130],
+      A: { S: "URI", URI: doc.newString("https://example.org/") },
+    });
+    doc.findPage(0).put("Annots", [doc.newNull(), link]);
+    const output = await organize(save(doc), "1,1,2");
+    const organized = openPdf(output.bytes);
+    expect(organized.countPages()).toBe(3);
+    expect(linksOf(organized, 1)).toEqual(["https://example.org/"]);
+  });
+
   it("accepts runs and writes orders back in the shortest form", () => {
     const parsed = parseOrder("1-3, 5@90, 0", 5);
     expect(parsed.ok && parsed.pages.map((page) => page.source)).toEqual([1, 2, 3, 5, 0]);

@@ -9,6 +9,7 @@
 import type * as mupdf from "mupdf";
 import { AppError, pageRangeErrorContext } from "../../contract/index.ts";
 import { editPdf } from "../../engines/pdf/edit-pdf.ts";
+import { annotationsOf } from "../../engines/pdf/page-annotations.ts";
 import type { EngineHandler } from "../../engines/types.ts";
 import { type OrderedPage, parseOrder } from "./page-order.ts";
 import { rearrangePages, shareable, shareInheritedValues } from "./rearrange.ts";
@@ -137,24 +138,20 @@ function copyPage(doc: mupdf.PDFDocument, index: number): mupdf.PDFObject {
     if (!value.isNull()) copy.put(key, shareable(doc, original, key, value));
   }
   const page = doc.addObject(copy);
-  const annots = original.get("Annots");
-  if (annots.isArray()) {
-    const copies = doc.newArray();
-    for (let i = 0; i < annots.length; i++) {
-      const annot = annots.get(i);
-      const subtype = annot.get("Subtype").asName();
-      if (!annot.isDictionary() || subtype === "Widget" || subtype === "Popup") continue;
-      const twin = doc.newDictionary();
-      const entries: [string, mupdf.PDFObject][] = [];
-      annot.forEach((value, key) => {
-        if (key !== "P" && key !== "Popup" && key !== "IRT" && key !== "StructParent")
-          entries.push([String(key), value]);
-      });
-      for (const [key, value] of entries) twin.put(key, shareable(doc, annot, key, value));
-      twin.put("P", page);
-      copies.push(doc.addObject(twin));
-    }
-    if (copies.length > 0) page.put("Annots", copies);
+  const copies = doc.newArray();
+  for (const annot of annotationsOf(original)) {
+    const subtype = annot.get("Subtype").asName();
+    if (subtype === "Widget" || subtype === "Popup") continue;
+    const twin = doc.newDictionary();
+    const entries: [string, mupdf.PDFObject][] = [];
+    annot.forEach((value, key) => {
+      if (key !== "P" && key !== "Popup" && key !== "IRT" && key !== "StructParent")
+        entries.push([String(key), value]);
+    });
+    for (const [key, value] of entries) twin.put(key, shareable(doc, annot, key, value));
+    twin.put("P", page);
+    copies.push(doc.addObject(twin));
   }
+  if (copies.length > 0) page.put("Annots", copies);
   return page;
 }

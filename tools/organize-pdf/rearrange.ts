@@ -79,7 +79,7 @@ function destinationsAsNameTree(doc: mupdf.PDFDocument): void {
     all.set(String(key), value);
   });
   // MuPDF.js's loadNameTree throws on a catalog without /Names: the tree is read here.
-  nameTreeEntries(catalog.get("Names", "Dests"), all, 0);
+  nameTreeEntries(catalog.get("Names", "Dests"), all, 0, new Set());
   const names = doc.newArray();
   for (const key of [...all.keys()].sort()) {
     names.push(doc.newString(key));
@@ -121,14 +121,23 @@ function namedAsString(doc: mupdf.PDFDocument, holder: mupdf.PDFObject): void {
     action.put("D", doc.newString(action.get("D").asName()));
 }
 
-/** Deeper than any real name tree; a deeper one (a cycle) is read no further. */
+/** Deeper than any real name tree; a deeper one is read no further. */
 const MAX_TREE_DEPTH = 32;
 
-/** The entries of the name tree under `node` into `into` (the tree's own win over what is there). */
-function nameTreeEntries(node: mupdf.PDFObject, into: Map<string, mupdf.PDFObject>, depth: number): void {
-  if (!node.isDictionary() || depth > MAX_TREE_DEPTH) return;
+/**
+ * The entries of the name tree under `node` into `into` (the tree's own win over what is there).
+ * Each node is read once (`seen`): a node that is its own kid twice would be read 2^depth times.
+ */
+function nameTreeEntries(
+  node: mupdf.PDFObject,
+  into: Map<string, mupdf.PDFObject>,
+  depth: number,
+  seen: Set<number>,
+): void {
+  if (!node.isDictionary() || depth > MAX_TREE_DEPTH || !firstVisit(node, seen)) return;
   const kids = node.get("Kids");
-  if (kids.isArray()) for (let i = 0; i < kids.length; i++) nameTreeEntries(kids.get(i), into, depth + 1);
+  if (kids.isArray())
+    for (let i = 0; i < kids.length; i++) nameTreeEntries(kids.get(i), into, depth + 1, seen);
   const names = node.get("Names");
   if (!names.isArray()) return;
   for (let i = 0; i + 1 < names.length; i += 2) {
@@ -248,9 +257,10 @@ function restoreForm(
   const fields = form.get("Fields");
   if (gone.pages.size > 0 && fields.isArray()) {
     const kept = doc.newArray();
+    const seen = new Map<number, boolean>();
     for (let i = 0; i < fields.length; i++) {
       const field = fields.get(i);
-      if (keepField(doc, field, gone, 0)) kept.push(field);
+      if (keepField(doc, field, gone, 0, seen)) kept.push(field);
     }
     if (kept.length === 0) return;
     form.put("Fields", kept);
@@ -258,24 +268,50 @@ function restoreForm(
   catalog.put("AcroForm", form);
 }
 
-/** Deeper than any real field hierarchy; a deeper one (a cycle) is kept as it is. */
+/** Deeper than any real field hierarchy; a deeper one is kept as it is. */
 const MAX_FIELD_DEPTH = 32;
 
-/** Whether `field` keeps a widget (or never had one); drops its kids that were removed pages' widgets. */
-function keepField(doc: mupdf.PDFDocument, field: mupdf.PDFObject, gone: Removed, depth: number): boolean {
+/**
+ * Whether `field` keeps a widget (or never had one); drops its kids that were removed pages'
+ * widgets. A field met again is not read again (`seen`: its answer, or kept while it is being read,
+ * in a cycle): a field that is its own kid twice would be read 2^depth times.
+ */
+function keepField(
+  doc: mupdf.PDFDocument,
+  field: mupdf.PDFObject,
+  gone: Removed,
+  depth: number,
+  seen: Map<number, boolean>,
+): boolean {
   if (!field.isDictionary() || depth > MAX_FIELD_DEPTH) return true;
-  const kids = field.get("Kids");
-  if (!kids.isArray() || kids.length === 0) {
-    const page = field.get("P");
-    if (page.isIndirect() && gone.pages.has(page.asIndirect())) return false;
-    return !(field.isIndirect() && gone.annots.has(field.asIndirect()));
-  }
-  const kept = doc.newArray();
-  for (let i = 0; i < kids.length; i++) {
-    const kid = kids.get(i);
-    if (keepField(doc, kid, gone, depth + 1)) kept.push(kid);
-  }
-  if (kept.length === 0) return false;
-  if (kept.length < kids.length) field.put("Kids", kept);
+  const number = field.isIndirect() ? field.asIndirect() : -1;
+  const known = seen.get(number);
+  if (known !== undefined) return known;
+  if (number >= 0) seen.set(number, true);
+  const keep = (() => {
+    const kids = field.get("Kids");
+    if (!kids.isArray() || kids.length === 0) {
+      const page = field.get("P");
+      if (page.isIndirect() && gone.pages.has(page.asIndirect())) return false;
+      return !gone.annots.has(number);
+    }
+    const kept = doc.newArray();
+    for (let i = 0; i < kids.length; i++) {
+      const kid = kids.get(i);
+      if (keepField(doc, kid, gone, depth + 1, seen)) kept.push(kid);
+    }
+    if (kept.length === 0) return false;
+    if (kept.length < kids.length) field.put("Kids", kept);
+    return true;
+  })();
+  if (number >= 0) seen.set(number, keep);
+  return keep;
+}
+
+/** Whether `object` is met for the first time (a direct object always is), noting it in `seen`. */
+function firstVisit(object: mupdf.PDFObject, seen: Set<number>): boolean {
+  if (!object.isIndirect()) return true;
+  if (seen.has(object.asIndirect())) return false;
+  seen.add(object.asIndirect());
   return true;
 }
