@@ -200,6 +200,26 @@ describe("right-to-left text", () => {
     expect(text).toContain(hebrew);
     if (hasPdftotext) expect(squeeze(popplerText(output.bytes))).toContain(hebrew);
   });
+  it("copies pointed Hebrew (niqqud) back in reading order in MuPDF, each point with its letter", async () => {
+    // MuPDF's layout draws a Hebrew letter and then its points (glyphs of no width with their own
+    // characters, as Arabic harakat): mergeMarks gives the points to the letter before them.
+    const pointed = "בְּרֵאשִׁית בָּרָא שָׁלוֹם".normalize("NFD");
+    const output = await convert(`${pointed}\n`);
+    // The shaper may order a letter's points otherwise (dagesh before sheva): the same text (NFD).
+    const squeeze = (text: string) => text.replace(/[\s\u200e\u200f\u202a-\u202e]+/g, " ").normalize("NFD");
+    const text = squeeze(openPdf(output.bytes).loadPage(0).toStructuredText("preserve-whitespace").asText());
+    expect(text).toContain(pointed);
+    if (hasPdftotext) {
+      // Poppler lays an ActualText's characters out left to right and reverses right-to-left runs,
+      // so a pointed letter reads points first there (MuPDF reads the span as written: the two
+      // need opposite orders). The letters' order and every point are checked.
+      const poppler = squeeze(popplerText(output.bytes));
+      const bare = (value: string) => value.replace(/\p{M}/gu, "");
+      expect(bare(poppler)).toContain(bare(pointed));
+      const marks = (value: string) => [...value.replace(/\P{M}/gu, "")].sort().join("");
+      expect(marks(poppler)).toBe(marks(pointed));
+    }
+  });
 });
 
 describe("Arabic reading order", () => {
