@@ -9,7 +9,7 @@ import { amount, day, type PageSpec, span, type TableSpec, tablesPdf } from "../
 import { bytesOf, corpus, corpusFiles } from "./corpus-files.ts";
 import { engineFailure } from "./engine-failure.ts";
 import { encryptedPdf, irreparablePdf, pdfInput, save } from "./fixtures.ts";
-import { drawnPdf, type GlyphText, hiddenTextPdfs, textAt } from "./rich-pdf.ts";
+import { columnRuledTablesPdf, drawnPdf, type GlyphText, hiddenTextPdfs } from "./rich-pdf.ts";
 
 async function convert(bytes: Uint8Array, options: Partial<PdfToExcelOptions> = {}) {
   const progress: number[] = [];
@@ -236,35 +236,8 @@ describe("PDF to Excel", () => {
   });
 
   it("reads a table ruled between columns but not between rows one row per line", async () => {
-    // tbl's "box" table and LaTeX's tabular without \\hline: a box, a rule under the header, rules
-    // between columns; the body's rows are one grid row ("North South" | "1200 980" before).
-    const body = [
-      ["Region", "Q1", "Q2"],
-      ["North", "1200", "1350"],
-      ["South", "980", "1010"],
-      ["East", "1105", "1190"],
-    ];
-    const content = [
-      "0.5 w 100 600 m 400 600 l 400 700 l 100 700 l h S 100 680 m 400 680 l S 200 600 m 200 700 l S 300 600 m 300 700 l S\n",
-      ...body.flatMap((row, r) =>
-        row.map((text, c) => textAt(110 + c * 100, 686 - r * 22 - (r > 0 ? 4 : 0), text)),
-      ),
-      // A wrapped description beside a one-line value stays one row.
-      "100 520 m 400 520 l 400 580 l 100 580 l h S 200 520 m 200 580 l S 300 520 m 300 580 l S 100 550 m 400 550 l S\n",
-      ...(
-        [
-          [110, 565, "Item"],
-          [210, 565, "Qty"],
-          [310, 565, "Price"],
-          [110, 538, "Steel widget,"],
-          [110, 525, "large model"],
-          [210, 538, "2"],
-          [310, 538, "617.28"],
-        ] as const
-      ).map(([x, y, text]) => textAt(x, y, text)),
-    ].join("");
-    const pdf = await drawnPdf([{ content }]);
-    const { workbook } = await convert(pdf);
+    // The body's rows are one grid row ("North South" | "1200 980" before).
+    const { workbook } = await convert(await columnRuledTablesPdf());
     const [stacked, wrapped] = workbook.worksheets.map(values);
     expect(stacked).toEqual([
       ["Region", "Q1", "Q2"],

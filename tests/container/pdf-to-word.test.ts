@@ -20,7 +20,16 @@ import {
   UNREADABLE_LINES,
   unreadableTextPdf,
 } from "./fixtures.ts";
-import { astralTextPdf, drawnPdf, type GlyphText, hiddenTextPdfs, htmlPdf, textAt } from "./rich-pdf.ts";
+import {
+  astralTextPdf,
+  COLUMN_RULED_ROWS,
+  columnRuledTablesPdf,
+  drawnPdf,
+  type GlyphText,
+  hiddenTextPdfs,
+  htmlPdf,
+  textAt,
+} from "./rich-pdf.ts";
 
 async function convert(bytes: Uint8Array) {
   const progress: number[] = [];
@@ -506,32 +515,10 @@ describe("PDF to Word", () => {
   });
 
   it("reads a table ruled between columns but not between rows one row per line", async () => {
-    // tbl's "box" table and LaTeX's tabular without \\hline: a box, a rule under the header, rules
-    // between columns; the body's rows are one grid row ("North South East" in one cell before).
-    const body = [
-      ["Region", "Q1", "Q2"],
-      ["North", "1200", "1350"],
-      ["South", "980", "1010"],
-      ["East", "1105", "1190"],
-    ];
-    const content = [
-      "0.5 w 100 600 m 400 600 l 400 700 l 100 700 l h S 100 680 m 400 680 l S 200 600 m 200 700 l S 300 600 m 300 700 l S\n",
-      ...body.flatMap((row, r) =>
-        row.map((text, c) => textAt(110 + c * 100, 686 - r * 22 - (r > 0 ? 4 : 0), text)),
-      ),
-      // A wrapped description beside a one-line value stays one row.
-      "100 520 m 400 520 l 400 580 l 100 580 l h S 200 520 m 200 580 l S 300 520 m 300 580 l S 100 550 m 400 550 l S\n",
-      textAt(110, 565, "Item"),
-      textAt(210, 565, "Qty"),
-      textAt(310, 565, "Price"),
-      textAt(110, 538, "Steel widget,"),
-      textAt(110, 525, "large model"),
-      textAt(210, 538, "2"),
-      textAt(310, 538, "617.28"),
-    ].join("");
-    const { parts } = await convert(await drawnPdf([{ content }]));
+    // The body's rows are one grid row ("North South East" in one cell before).
+    const { parts } = await convert(await columnRuledTablesPdf());
     expect(tablesOf(parts.document)).toEqual([
-      body,
+      COLUMN_RULED_ROWS,
       [
         ["Item", "Qty", "Price"],
         ["Steel widget, large model", "2", "617.28"],

@@ -199,3 +199,35 @@ export function astralTextPdf(): Uint8Array {
     `<< /Length ${cmap.length} >>\nstream\n${cmap}\nendstream`,
   ]);
 }
+
+/** The rows of `columnRuledTablesPdf`'s first table, as drawn. */
+export const COLUMN_RULED_ROWS = [
+  ["Region", "Q1", "Q2"],
+  ["North", "1200", "1350"],
+  ["South", "980", "1010"],
+  ["East", "1105", "1190"],
+] as const;
+
+/**
+ * Two tables ruled between columns but not between rows, as tbl's "box" table and LaTeX's tabular
+ * without \hline draw them: a box, a rule under the header, rules between columns, the body's rows
+ * one grid row (COLUMN_RULED_ROWS); then Item/Qty/Price whose wrapped description beside one-line
+ * values is one row ("Steel widget, large model", 2, 617.28).
+ */
+export function columnRuledTablesPdf(): Promise<Uint8Array> {
+  const content = [
+    "0.5 w 100 600 m 400 600 l 400 700 l 100 700 l h S 100 680 m 400 680 l S 200 600 m 200 700 l S 300 600 m 300 700 l S\n",
+    ...COLUMN_RULED_ROWS.flatMap((row, r) =>
+      row.map((text, c) => textAt(110 + c * 100, 686 - r * 22 - (r > 0 ? 4 : 0), text)),
+    ),
+    "100 520 m 400 520 l 400 580 l 100 580 l h S 200 520 m 200 580 l S 300 520 m 300 580 l S 100 550 m 400 550 l S\n",
+    textAt(110, 565, "Item"),
+    textAt(210, 565, "Qty"),
+    textAt(310, 565, "Price"),
+    textAt(110, 538, "Steel widget,"),
+    textAt(110, 525, "large model"),
+    textAt(210, 538, "2"),
+    textAt(310, 538, "617.28"),
+  ].join("");
+  return drawnPdf([{ content }]);
+}
