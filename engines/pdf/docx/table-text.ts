@@ -82,19 +82,7 @@ export function distributeText(lines: readonly Line[], grids: readonly RuledGrid
  * less than half their size (a label and a value in another size or font) are one line.
  */
 function inRows(lines: readonly Line[]): Line[] {
-  const sorted = [...lines].sort((a, b) => a.baseline - b.baseline);
-  const rows: Line[][] = [];
-  for (const line of sorted) {
-    const row = rows.at(-1);
-    const first = row?.[0];
-    if (
-      row !== undefined &&
-      first !== undefined &&
-      line.baseline - first.baseline < Math.min(first.size, line.size) * 0.5
-    )
-      row.push(line);
-    else rows.push([line]);
-  }
+  const rows = baselineGroups([...lines].sort((a, b) => a.baseline - b.baseline));
   return rows.flatMap((row) =>
     rightToLeft(row.map((line) => line.text).join(""))
       ? row.sort((a, b) => b.box[2] - a.box[2])
@@ -258,7 +246,7 @@ export function splitStackedRows(
       (cell) => cell.row <= r && cell.row + cell.rowSpan > r && cell.rowSpan > 1,
     );
     if (covered) continue;
-    const lines = mine.map((c) => visualLines(cellLines[c] ?? []));
+    const lines = mine.map((c) => baselineGroups(cellLines[c] ?? []));
     const count = stackedRows(
       lines.map((cell) =>
         cell.map((line) => ({
@@ -303,8 +291,11 @@ export function splitStackedRows(
   return { grid: { ...grid, ys, cells }, lines };
 }
 
-/** A cell's pieces (top to bottom, as `inRows` orders them) as visual lines: baselines within half a size. */
-function visualLines(pieces: readonly Line[]): Line[][] {
+/**
+ * Pieces in top-to-bottom order grouped into visual lines: a piece whose baseline is within half
+ * the smaller size of its line's first piece joins that line.
+ */
+function baselineGroups(pieces: readonly Line[]): Line[][] {
   const result: Line[][] = [];
   for (const piece of pieces) {
     const line = result.at(-1);
