@@ -9,6 +9,7 @@
  * the page tree's root lost its fonts (`/Font << >>`) after its second renumbering.
  */
 import type * as mupdf from "mupdf";
+import { annotationsOf } from "../../engines/pdf/page-annotations.ts";
 
 /** Page attributes a page can inherit from the page tree (ISO 32000-1, 7.7.3.4). */
 const INHERITED_KEYS = ["Resources", "MediaBox", "CropBox", "Rotate"];
@@ -97,8 +98,7 @@ function destinationsAsNameTree(doc: mupdf.PDFDocument): void {
   // A destination named by a name object is one of the dictionary's, by a string one of the tree's:
   // MuPDF keeps only the latter (a link with "/Dest /s1" was dropped as going nowhere).
   for (let i = 0; i < doc.countPages(); i++) {
-    const annots = doc.findPage(i).get("Annots");
-    if (annots.isArray()) for (let a = 0; a < annots.length; a++) namedAsString(doc, annots.get(a));
+    for (const annot of annotationsOf(doc.findPage(i))) namedAsString(doc, annot);
   }
   const seen = new Set<number>();
   const pending = [catalog.get("Outlines", "First")];
@@ -159,13 +159,9 @@ function annotationsByPage(doc: mupdf.PDFDocument): Map<number, number[]> {
   const pages = new Map<number, number[]>();
   for (let i = 0; i < doc.countPages(); i++) {
     const page = doc.findPage(i);
-    const annots = page.get("Annots");
-    const numbers: number[] = [];
-    if (annots.isArray())
-      for (let a = 0; a < annots.length; a++) {
-        const annot = annots.get(a);
-        if (annot.isIndirect()) numbers.push(annot.asIndirect());
-      }
+    const numbers = [...annotationsOf(page)]
+      .filter((annot) => annot.isIndirect())
+      .map((annot) => annot.asIndirect());
     pages.set(page.asIndirect(), numbers);
   }
   return pages;
